@@ -1,0 +1,51 @@
+"""The blueprint catalog on disk: one workflow file per blueprint."""
+
+from dataclasses import dataclass
+from pathlib import Path
+
+from studio.model.structure import DefinitionError
+from studio.model.workflow import Workflow
+from studio.model.workflow_files import WorkflowFileError, load_workflow
+
+BLUEPRINT_FILE_PATTERNS = ("*.yaml", "*.yml", "*.json")
+
+
+@dataclass(frozen=True)
+class Blueprint:
+    """A blueprint loaded from a file; ``slug`` is its file name without the extension."""
+
+    slug: str
+    path: Path
+    workflow: Workflow
+
+    def summary(self) -> dict:
+        """The catalog card: what a person needs to choose a blueprint."""
+        agents = sorted({node.agent_id for node in self.workflow.nodes})
+        return {
+            "slug": self.slug,
+            "name": self.workflow.name,
+            "category": self.workflow.category,
+            "description": self.workflow.description,
+            "nodes": len(self.workflow.nodes),
+            "agents": agents,
+            "file": str(self.path),
+        }
+
+
+def load_blueprint_folder(folder: Path) -> tuple[list[Blueprint], list[str]]:
+    """Every blueprint in a folder, by name, plus a message for each file that failed to load."""
+    blueprints: list[Blueprint] = []
+    failures: list[str] = []
+    files = sorted(path for pattern in BLUEPRINT_FILE_PATTERNS for path in folder.glob(pattern))
+    for path in files:
+        try:
+            workflow = load_workflow(path)
+        except (WorkflowFileError, DefinitionError) as failure:
+            failures.append(
+                f"{path}: {failure}" if isinstance(failure, DefinitionError) else str(failure)
+            )
+            continue
+        workflow = workflow.model_copy(update={"is_blueprint": True})
+        blueprints.append(Blueprint(path.stem, path, workflow))
+    blueprints.sort(key=lambda blueprint: blueprint.workflow.name.lower())
+    return blueprints, failures

@@ -1,0 +1,122 @@
+"""Structural validation: turn raw definition data into a Workflow, or say what is malformed."""
+
+from collections import Counter
+from collections.abc import Mapping
+from typing import Any
+
+from pydantic import ValidationError
+
+from studio.model.graph import find_cycle
+from studio.model.problems import Problem, error
+from studio.model.workflow import Workflow
+
+
+class DefinitionError(ValueError):
+    """A definition that cannot be loaded; ``problems`` lists every reason."""
+
+    def __init__(self, problems: list[Problem]) -> None:
+        super().__init__("; ".join(problem.describe() for problem in problems))
+        self.problems = problems
+
+
+def parse_workflow(data: Any) -> tuple[Workflow | None, list[Problem]]:
+    """Build a Workflow from loaded YAML/JSON data and list every structural error.
+
+    The workflow is None when the data does not fit the model at all.
+    """
+    if not isinstance(data, Mapping):
+        kind = type(data).__name__
+        return None, [
+            error("structure.not-a-mapping", f"expected a mapping at the top, got {kind}")
+        ]
+    try:
+        workflow = Workflow.model_validate(dict(data))
+    except ValidationError as invalid:
+        return None, [_problem_from_pydantic(item, data) for item in invalid.errors()]
+    return workflow, reference_problems(workflow)
+
+
+def load_workflow_data(data: Any) -> Workflow:
+    """Build a Workflow from loaded data, raising DefinitionError when it is malformed."""
+    workflow, problems = parse_workflow(data)
+    if workflow is None or any(problem.is_error for problem in problems):
+        raise DefinitionError(problems)
+    return workflow
+
+
+def reference_problems(workflow: Workflow) -> list[Problem]:
+    """Errors in how nodes and edges refer to each other: duplicates, dangling ends, cycles."""
+    problems = _duplicate_problems(workflow)
+    node_ids = {node.id for node in workflow.nodes}
+    for edge in workflow.edges:
+        for end in ("source", "target"):
+            ref = getattr(edge, end)
+            if ref not in node_ids:
+                message = f"{end} '{ref}' is not a node of this workflow"
+                problems.append(error("edge.missing-node", message, edge_id=edge.id))
+    if not problems:
+        problems.extend(_cycle_problems(workflow))
+    return problems
+
+
+def _duplicate_problems(workflow: Workflow) -> list[Problem]:
+    node_counts = Counter(node.id for node in workflow.nodes)
+    edge_counts = Counter(edge.id for edge in workflow.edges)
+    problems = [
+        error("node.duplicate-id", f"the id is used by {count} nodes", node_id=node_id)
+        for node_id, count in node_counts.items()
+        if count > 1
+    ]
+    problems += [
+        error("edge.duplicate-id", f"the id is used by {count} edges", edge_id=edge_id)
+        for edge_id, count in edge_counts.items()
+        if count > 1
+    ]
+    return problems
+
+
+def _cycle_problems(workflow: Workflow) -> list[Problem]:
+    links = [(edge.source, edge.target) for edge in workflow.edges]
+    cycle = find_cycle([node.id for node in workflow.nodes], links)
+    if not cycle:
+        return []
+    loop = " -> ".join([*cycle, cycle[0]])
+    return [error("graph.cycle", f"the edges form a cycle: {loop}", node_id=cycle[0])]
+
+
+def _problem_from_pydantic(item: Mapping[str, Any], data: Mapping[str, Any]) -> Problem:
+    location = tuple(item["loc"])
+    place = _owner_of(location, data)
+    path = format_path(location)
+    message = item["msg"]
+    if item["type"] in {"literal_error", "enum"} and location[-1:] == ("operator",):
+        message = f"unknown operator {item.get('input')!r}; {message[0].lower()}{message[1:]}"
+    return error(f"structure.{item['type']}", f"{path}: {message}", path=path, **place)
+
+
+def _owner_of(location: tuple, data: Mapping[str, Any]) -> dict[str, str]:
+    """The node or edge an error location falls in, by the id written in the data."""
+    if len(location) < 2 or location[0] not in ("nodes", "edges"):
+        return {}
+    items = data.get(location[0])
+    index = location[1]
+    if not isinstance(items, list) or not isinstance(index, int) or index >= len(items):
+        return {}
+    item = items[index]
+    raw_id = item.get("id") if isinstance(item, Mapping) else None
+    if location[0] == "edges" and raw_id is None and isinstance(item, Mapping):
+        raw_id = f"{item.get('source')}->{item.get('target')}"
+    if not isinstance(raw_id, str):
+        return {}
+    return {"node_id": raw_id} if location[0] == "nodes" else {"edge_id": raw_id}
+
+
+def format_path(location: tuple) -> str:
+    """Render a location like ('nodes', 2, 'retryPolicy') as ``nodes[2].retryPolicy``."""
+    text = ""
+    for part in location:
+        if isinstance(part, int):
+            text += f"[{part}]"
+        else:
+            text += f".{part}" if text else str(part)
+    return text or "workflow"

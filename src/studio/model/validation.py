@@ -1,0 +1,24 @@
+"""One entry point that validates definition data, structurally and optionally for publishing."""
+
+from collections.abc import Container
+from typing import Any
+
+from studio.model.problems import Problem, has_errors
+from studio.model.publish_rules import override_warnings, publish_problems
+from studio.model.structure import parse_workflow
+
+
+def validate_definition(
+    data: Any,
+    *,
+    publish: bool = False,
+    known_agents: Container[str] = frozenset(),
+    prompt_cap: int | None = None,
+) -> list[Problem]:
+    """Every problem in a loaded definition: structure first; publish rules if asked and sound."""
+    workflow, problems = parse_workflow(data)
+    if workflow is None or has_errors(problems):
+        return problems
+    if publish:
+        return problems + publish_problems(workflow, known_agents, prompt_cap)
+    return problems + override_warnings(workflow, prompt_cap)

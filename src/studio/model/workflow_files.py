@@ -1,0 +1,161 @@
+"""Reading and writing workflow definitions as YAML or JSON, chosen by file extension."""
+
+import json
+import os
+import tempfile
+from pathlib import Path
+from typing import Any, Literal
+
+import yaml
+
+from studio.model.structure import load_workflow_data
+from studio.model.workflow import SERVER_FIELDS, Workflow
+
+FileFormat = Literal["yaml", "json"]
+_EXTENSIONS: dict[str, FileFormat] = {".yaml": "yaml", ".yml": "yaml", ".json": "json"}
+
+
+class WorkflowFileError(Exception):
+    """A file that cannot be read or parsed; names the file and, when known, the line."""
+
+    def __init__(self, path: str, message: str, line: int | None = None, column: int | None = None):
+        self.path, self.message, self.line, self.column = path, message, line, column
+        super().__init__(str(self))
+
+    def __str__(self) -> str:
+        where = self.path
+        if self.line is not None:
+            where += f":{self.line}" + (f":{self.column}" if self.column is not None else "")
+        return f"{where}: {self.message}"
+
+    def to_data(self) -> dict:
+        """JSON-compatible form for ``--json`` output."""
+        return {
+            "file": self.path,
+            "line": self.line,
+            "column": self.column,
+            "message": self.message,
+        }
+
+
+def format_of(path: str | Path) -> FileFormat:
+    """The format a file name asks for, by its extension."""
+    suffix = Path(path).suffix.lower()
+    if suffix not in _EXTENSIONS:
+        known = ", ".join(sorted(_EXTENSIONS))
+        raise WorkflowFileError(str(path), f"unknown file type '{suffix}'; expected one of {known}")
+    return _EXTENSIONS[suffix]
+
+
+def read_definition(path: str | Path) -> Any:
+    """Load the raw data of a YAML or JSON file, with the line of any syntax error."""
+    fmt = format_of(path)
+    try:
+        text = Path(path).read_text(encoding="utf-8")
+    except (OSError, UnicodeDecodeError) as failure:
+        raise WorkflowFileError(str(path), f"cannot read the file: {failure}") from failure
+    return parse_text(text, fmt, str(path))
+
+
+def parse_text(text: str, fmt: FileFormat, source: str = "<text>") -> Any:
+    """Parse YAML or JSON text; duplicate keys are errors, as later ones would silently win."""
+    if fmt == "json":
+        return _parse_json(text, source)
+    return _parse_yaml(text, source)
+
+
+def load_workflow(path: str | Path) -> Workflow:
+    """Read a file into a Workflow; raises WorkflowFileError or DefinitionError."""
+    return load_workflow_data(read_definition(path))
+
+
+def export_data(workflow: Workflow) -> dict[str, Any]:
+    """The portable definition: everything but the fields the store assigns."""
+    return workflow.model_dump(
+        mode="json", by_alias=True, exclude=set(SERVER_FIELDS), exclude_defaults=True
+    )
+
+
+def dump_text(data: Any, fmt: FileFormat) -> str:
+    """Render data as formatted YAML or JSON text."""
+    if fmt == "json":
+        return json.dumps(data, indent=2, ensure_ascii=False) + "\n"
+    return yaml.safe_dump(data, sort_keys=False, allow_unicode=True, width=100)
+
+
+def export_text(workflow: Workflow, fmt: FileFormat) -> str:
+    """The portable definition rendered as YAML or JSON."""
+    return dump_text(export_data(workflow), fmt)
+
+
+def import_text(text: str, fmt: FileFormat, source: str = "<text>") -> Workflow:
+    """Parse exported text back into a Workflow (a new draft, without store fields)."""
+    return load_workflow_data(parse_text(text, fmt, source))
+
+
+def write_workflow(workflow: Workflow, path: str | Path) -> None:
+    """Export to a file atomically: a crash mid-write never leaves a half-written file."""
+    target = Path(path)
+    text = export_text(workflow, format_of(target))
+    handle, temporary = tempfile.mkstemp(
+        dir=target.parent, prefix=f".{target.name}.", suffix=".tmp"
+    )
+    try:
+        with os.fdopen(handle, "w", encoding="utf-8") as stream:
+            stream.write(text)
+            stream.flush()
+            os.fsync(stream.fileno())
+        os.replace(temporary, target)
+    except BaseException:
+        Path(temporary).unlink(missing_ok=True)
+        raise
+
+
+def _parse_json(text: str, source: str) -> Any:
+    def unique_keys(pairs: list[tuple[str, Any]]) -> dict[str, Any]:
+        result: dict[str, Any] = {}
+        for key, value in pairs:
+            if key in result:
+                raise ValueError(f"duplicate key '{key}'")
+            result[key] = value
+        return result
+
+    try:
+        return json.loads(text, object_pairs_hook=unique_keys)
+    except json.JSONDecodeError as failure:
+        raise WorkflowFileError(
+            source, f"invalid JSON: {failure.msg}", failure.lineno, failure.colno
+        ) from failure
+    except ValueError as failure:
+        raise WorkflowFileError(source, f"invalid JSON: {failure}") from failure
+
+
+class _UniqueKeyLoader(yaml.SafeLoader):
+    """A safe YAML loader that refuses a mapping with the same key twice."""
+
+    def construct_mapping(self, node: yaml.MappingNode, deep: bool = False) -> dict:
+        seen: set = set()
+        for key_node, _ in node.value:
+            key = self.construct_object(key_node, deep=True)
+            if key in seen:
+                raise yaml.constructor.ConstructorError(
+                    "while reading a mapping",
+                    node.start_mark,
+                    f"duplicate key '{key}'",
+                    key_node.start_mark,
+                )
+            seen.add(key)
+        return super().construct_mapping(node, deep=deep)
+
+
+def _parse_yaml(text: str, source: str) -> Any:
+    try:
+        return yaml.load(text, Loader=_UniqueKeyLoader)
+    except yaml.MarkedYAMLError as failure:
+        mark = failure.problem_mark or failure.context_mark
+        line = mark.line + 1 if mark else None
+        column = mark.column + 1 if mark else None
+        problem = failure.problem or failure.context or "syntax error"
+        raise WorkflowFileError(source, f"invalid YAML: {problem}", line, column) from failure
+    except yaml.YAMLError as failure:
+        raise WorkflowFileError(source, f"invalid YAML: {failure}") from failure

@@ -1,0 +1,35 @@
+"""Knowing, before Qt starts, whether a window can be opened."""
+
+from pathlib import Path
+
+import pytest
+
+from studio.ui import display
+
+
+def test_no_display_variables_on_linux_is_reported() -> None:
+    reason = display.missing_display_reason({}, "linux")
+    assert reason is not None and "no display" in reason
+
+
+def test_an_explicit_qt_platform_is_trusted() -> None:
+    assert display.missing_display_reason({"QT_QPA_PLATFORM": "offscreen"}, "linux") is None
+
+
+def test_wayland_counts_as_a_display() -> None:
+    assert display.missing_display_reason({"WAYLAND_DISPLAY": "wayland-0"}, "linux") is None
+
+
+def test_other_platforms_decide_for_themselves() -> None:
+    assert display.missing_display_reason({}, "darwin") is None
+    assert display.missing_display_reason({}, "win32") is None
+
+
+def test_a_local_x_display_needs_its_socket(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    monkeypatch.setattr(display, "X11_SOCKET_DIR", tmp_path)
+    assert "not running" in (display.missing_display_reason({"DISPLAY": ":7"}, "linux") or "")
+    (tmp_path / "X7").touch()
+    assert display.missing_display_reason({"DISPLAY": ":7"}, "linux") is None
+    assert display.missing_display_reason({"DISPLAY": "remote:0"}, "linux") is None
