@@ -33,3 +33,15 @@ def test_a_local_x_display_needs_its_socket(
     (tmp_path / "X7").touch()
     assert display.missing_display_reason({"DISPLAY": ":7"}, "linux") is None
     assert display.missing_display_reason({"DISPLAY": "remote:0"}, "linux") is None
+
+
+def test_a_qt_x11_plugin_that_cannot_load_is_explained(tmp_path: Path) -> None:
+    broken = tmp_path / "libqxcb.so"
+    broken.write_bytes(b"not a shared library")
+    reason = display.x11_plugin_problem(broken)
+    assert reason is not None and "install the system packages" in reason
+
+
+def test_the_installed_qt_x11_plugin_is_checked_without_aborting() -> None:
+    reason = display.x11_plugin_problem()
+    assert reason is None or "cannot load" in reason
