@@ -1,6 +1,6 @@
 """Studio's data: workflows, configuration, agents, validation and file formats. No Qt, no SQL."""
 
-from studio.model.agents import AGENT_KINDS, AgentDefinition, AgentRegistry
+from studio.model.agents import AgentDefinition, AgentRegistry
 from studio.model.blueprints import Blueprint, load_blueprint_folder
 from studio.model.configuration import (
     CompensationSettings,
@@ -33,7 +33,6 @@ from studio.model.workflow_files import (
 )
 
 __all__ = [
-    "AGENT_KINDS",
     "CONDITION_OPERATORS",
     "SERVER_FIELDS",
     "AgentDefinition",

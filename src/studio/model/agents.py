@@ -3,7 +3,7 @@
 from collections.abc import Iterable, Iterator
 from dataclasses import dataclass, field
 from pathlib import Path
-from typing import Any, Literal
+from typing import Any
 
 from pydantic import Field, ValidationError, field_validator
 
@@ -11,8 +11,6 @@ from studio.model.base import StudioModel
 from studio.model.structure import format_path
 from studio.model.workflow_files import WorkflowFileError, read_definition
 
-AgentKind = Literal["echo", "shell", "python", "http", "llm", "approval", "transform", "artifact"]
-AGENT_KINDS: tuple[str, ...] = AgentKind.__args__
 AGENT_FILE_PATTERNS = ("*.yaml", "*.yml")
 
 
@@ -21,7 +19,7 @@ class AgentDefinition(StudioModel):
 
     id: str = Field(min_length=1)
     name: str = Field(min_length=1)
-    kind: AgentKind
+    kind: str = Field(pattern=r"^[a-z][a-z0-9_-]*$")
     description: str = ""
     parameters: dict[str, Any] = Field(default_factory=lambda: {"type": "object", "properties": {}})
     models: list[str] = Field(default_factory=list)
@@ -110,7 +108,7 @@ class AgentRegistry:
         try:
             return AgentDefinition.model_validate(read_definition(path))
         except WorkflowFileError as failure:
-            self.problems.append(AgentLoadProblem(path, str(failure).removeprefix(f"{path}: ")))
+            self.problems.append(AgentLoadProblem(path, failure.located_message()))
         except ValidationError as invalid:
             details = "; ".join(
                 f"{format_path(tuple(e['loc']))}: {e['msg']}" for e in invalid.errors()

@@ -32,7 +32,8 @@ def parse_workflow(data: Any) -> tuple[Workflow | None, list[Problem]]:
     try:
         workflow = Workflow.model_validate(dict(data))
     except ValidationError as invalid:
-        return None, [_problem_from_pydantic(item, data) for item in invalid.errors()]
+        items = [item for item in invalid.errors() if not _is_underived_edge_id(item, data)]
+        return None, [_problem_from_pydantic(item, data) for item in items]
     return workflow, reference_problems(workflow)
 
 
@@ -94,6 +95,12 @@ def _problem_from_pydantic(item: Mapping[str, Any], data: Mapping[str, Any]) -> 
     return error(f"structure.{item['type']}", f"{path}: {message}", path=path, **place)
 
 
+def _is_underived_edge_id(item: Mapping[str, Any], data: Mapping[str, Any]) -> bool:
+    """A missing edge id that only follows from a missing source or target, reported already."""
+    location = tuple(item["loc"])
+    return item["type"] == "missing" and len(location) == 3 and location[::2] == ("edges", "id")
+
+
 def _owner_of(location: tuple, data: Mapping[str, Any]) -> dict[str, str]:
     """The node or edge an error location falls in, by the id written in the data."""
     if len(location) < 2 or location[0] not in ("nodes", "edges"):
@@ -104,8 +111,9 @@ def _owner_of(location: tuple, data: Mapping[str, Any]) -> dict[str, str]:
         return {}
     item = items[index]
     raw_id = item.get("id") if isinstance(item, Mapping) else None
-    if location[0] == "edges" and raw_id is None and isinstance(item, Mapping):
-        raw_id = f"{item.get('source')}->{item.get('target')}"
+    ends = (item.get("source"), item.get("target")) if isinstance(item, Mapping) else ()
+    if location[0] == "edges" and raw_id is None and all(isinstance(end, str) for end in ends):
+        raw_id = f"{ends[0]}->{ends[1]}"
     if not isinstance(raw_id, str):
         return {}
     return {"node_id": raw_id} if location[0] == "nodes" else {"edge_id": raw_id}

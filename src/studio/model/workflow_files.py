@@ -1,6 +1,7 @@
 """Reading and writing workflow definitions as YAML or JSON, chosen by file extension."""
 
 import json
+import math
 import os
 import tempfile
 from pathlib import Path
@@ -27,6 +28,13 @@ class WorkflowFileError(Exception):
         if self.line is not None:
             where += f":{self.line}" + (f":{self.column}" if self.column is not None else "")
         return f"{where}: {self.message}"
+
+    def located_message(self) -> str:
+        """The message with its line and column but without the file name."""
+        if self.line is None:
+            return self.message
+        column = f", column {self.column}" if self.column is not None else ""
+        return f"line {self.line}{column}: {self.message}"
 
     def to_data(self) -> dict:
         """JSON-compatible form for ``--json`` output."""
@@ -58,10 +66,34 @@ def read_definition(path: str | Path) -> Any:
 
 
 def parse_text(text: str, fmt: FileFormat, source: str = "<text>") -> Any:
-    """Parse YAML or JSON text; duplicate keys are errors, as later ones would silently win."""
-    if fmt == "json":
-        return _parse_json(text, source)
-    return _parse_yaml(text, source)
+    """Parse YAML or JSON text; duplicate keys are errors, as later ones would silently win,
+    and so are infinite or not-a-number values, which JSON cannot carry."""
+    data = _parse_json(text, source) if fmt == "json" else _parse_yaml(text, source)
+    place = _non_finite_number(data, "")
+    if place is not None:
+        raise WorkflowFileError(source, f"{place or 'the document'}: numbers must be finite")
+    return data
+
+
+def _non_finite_number(data: Any, path: str) -> str | None:
+    """The path of the first infinite or NaN float in loaded data, or None."""
+    if isinstance(data, float):
+        return None if math.isfinite(data) else path
+    children = (
+        data.items()
+        if isinstance(data, dict)
+        else enumerate(data)
+        if isinstance(data, list)
+        else ()
+    )
+    for key, value in children:
+        child_path = (
+            f"{path}[{key}]" if isinstance(key, int) else (f"{path}.{key}" if path else str(key))
+        )
+        found = _non_finite_number(value, child_path)
+        if found is not None:
+            return found
+    return None
 
 
 def load_workflow(path: str | Path) -> Workflow:
@@ -79,8 +111,22 @@ def export_data(workflow: Workflow) -> dict[str, Any]:
 def dump_text(data: Any, fmt: FileFormat) -> str:
     """Render data as formatted YAML or JSON text."""
     if fmt == "json":
-        return json.dumps(data, indent=2, ensure_ascii=False) + "\n"
-    return yaml.safe_dump(data, sort_keys=False, allow_unicode=True, width=100)
+        return json.dumps(data, indent=2, ensure_ascii=False, allow_nan=False) + "\n"
+    return yaml.dump(data, Dumper=_ExactDumper, sort_keys=False, allow_unicode=True, width=100)
+
+
+class _ExactDumper(yaml.SafeDumper):
+    """A safe dumper that keeps every character of every string."""
+
+
+def _represent_str(dumper: yaml.SafeDumper, text: str) -> yaml.ScalarNode:
+    # PyYAML writes NEXT LINE (U+0085) raw in plain and single-quoted scalars, where a reader
+    # takes it for a line break; double quotes escape it.
+    style = '"' if "\x85" in text else None
+    return dumper.represent_scalar("tag:yaml.org,2002:str", text, style=style)
+
+
+_ExactDumper.add_representer(str, _represent_str)
 
 
 def export_text(workflow: Workflow, fmt: FileFormat) -> str:
@@ -134,9 +180,17 @@ class _UniqueKeyLoader(yaml.SafeLoader):
     """A safe YAML loader that refuses a mapping with the same key twice."""
 
     def construct_mapping(self, node: yaml.MappingNode, deep: bool = False) -> dict:
+        self.flatten_mapping(node)  # resolve ``<<: *anchor`` merge keys first
         seen: set = set()
         for key_node, _ in node.value:
             key = self.construct_object(key_node, deep=True)
+            if not isinstance(key, str | int | float | bool) and key is not None:
+                raise yaml.constructor.ConstructorError(
+                    "while reading a mapping",
+                    node.start_mark,
+                    "a key must be a plain value, not a list or mapping",
+                    key_node.start_mark,
+                )
             if key in seen:
                 raise yaml.constructor.ConstructorError(
                     "while reading a mapping",

@@ -1,0 +1,204 @@
+"""Publish validation: what a sound workflow still needs before it may run, and warnings."""
+
+from typing import Any
+
+import pytest
+
+from studio.model import Problem, has_errors, validate_definition
+from studio.model.overrides import (
+    DEFAULT_PROMPT_ADDITION_CAP,
+    MODEL_OVERRIDE_CAP,
+    PROMPT_ADDITION_CAP_VARIABLE,
+    prompt_addition_cap,
+)
+
+KNOWN = frozenset({"demo-echo-agent"})
+
+
+@pytest.fixture(autouse=True)
+def default_prompt_cap(monkeypatch: pytest.MonkeyPatch) -> None:
+    """Caps are the defaults unless a test sets the variable itself."""
+    monkeypatch.delenv(PROMPT_ADDITION_CAP_VARIABLE, raising=False)
+
+
+def node(node_id: str, agent_id: str = "demo-echo-agent", **extra: Any) -> dict[str, Any]:
+    return {"id": node_id, "agentId": agent_id, **extra}
+
+
+def pair(first: dict[str, Any], second: dict[str, Any]) -> dict[str, Any]:
+    """Two nodes joined by one edge, so neither is disconnected."""
+    return {"nodes": [first, second], "edges": [{"source": first["id"], "target": second["id"]}]}
+
+
+def publish(data: Any, **options: Any) -> list[Problem]:
+    return validate_definition(data, publish=True, known_agents=KNOWN, **options)
+
+
+def codes(problems: list[Problem]) -> list[str]:
+    return [problem.code for problem in problems]
+
+
+def test_valid_two_node_workflow_can_be_published() -> None:
+    assert publish(pair(node("a"), node("b"))) == []
+
+
+def test_single_node_workflow_is_not_disconnected() -> None:
+    assert publish({"nodes": [node("only")]}) == []
+
+
+def test_isolated_node_blocks_publishing() -> None:
+    data = pair(node("a"), node("b"))
+    data["nodes"].append(node("lonely"))
+    problems = publish(data)
+    assert codes(problems) == ["graph.disconnected"]
+    assert problems[0].node_id == "lonely"
+    assert problems[0].is_error
+
+
+def test_every_isolated_node_is_reported() -> None:
+    data = {"nodes": [node("a"), node("b"), node("c")]}
+    problems = publish(data)
+    assert [(p.code, p.node_id) for p in problems] == [
+        ("graph.disconnected", "a"),
+        ("graph.disconnected", "b"),
+        ("graph.disconnected", "c"),
+    ]
+
+
+def test_placeholder_agents_are_reported_once_per_node() -> None:
+    data = pair(node("research", "placeholder-researcher"), node("write", "placeholder-writer"))
+    problems = publish(data)
+    assert [(p.code, p.node_id) for p in problems] == [
+        ("agent.placeholder", "research"),
+        ("agent.placeholder", "write"),
+    ]
+    assert "'placeholder-researcher'" in problems[0].message
+    assert "'placeholder-writer'" in problems[1].message
+    assert has_errors(problems)
+
+
+def test_placeholder_agent_is_reported_even_if_registered() -> None:
+    data = pair(node("a", "placeholder-x"), node("b"))
+    problems = validate_definition(
+        data, publish=True, known_agents={"placeholder-x", "demo-echo-agent"}
+    )
+    assert codes(problems) == ["agent.placeholder"]
+
+
+def test_unknown_agent_blocks_publishing() -> None:
+    problems = publish(pair(node("a"), node("b", "no-such-agent")))
+    assert [(p.code, p.node_id) for p in problems] == [("agent.unknown", "b")]
+    assert "'no-such-agent'" in problems[0].message
+
+
+@pytest.mark.parametrize("data", [{}, {"nodes": [], "edges": []}])
+def test_empty_workflow_cannot_be_published(data: dict[str, Any]) -> None:
+    assert codes(publish(data)) == ["graph.empty"]
+
+
+def test_empty_workflow_is_structurally_fine() -> None:
+    assert validate_definition({}) == []
+
+
+def test_publish_rules_only_apply_when_asked() -> None:
+    data = {"nodes": [node("a", "placeholder-x"), node("b", "unknown")]}
+    assert validate_definition(data) == []
+
+
+def test_prompt_addition_over_the_cap_is_a_warning_with_length_and_cap() -> None:
+    data = pair(node("a", configuration={"systemPromptAddition": "x" * 4001}), node("b"))
+    problems = publish(data)
+    assert codes(problems) == ["override.prompt-too-long"]
+    warning = problems[0]
+    assert warning.severity == "warning"
+    assert not has_errors(problems)
+    assert warning.node_id == "a"
+    assert "4001" in warning.message
+    assert "4000" in warning.message
+
+
+def test_prompt_addition_at_the_cap_is_fine() -> None:
+    data = pair(node("a", configuration={"systemPromptAddition": "x" * 4000}), node("b"))
+    assert publish(data) == []
+
+
+def test_model_override_over_the_cap_is_a_warning() -> None:
+    data = pair(node("a"), node("b", configuration={"modelOverride": "m" * 257}))
+    problems = publish(data)
+    assert [(p.code, p.severity, p.node_id) for p in problems] == [
+        ("override.model-too-long", "warning", "b")
+    ]
+    assert "257" in problems[0].message
+    assert "256" in problems[0].message
+
+
+def test_model_override_at_the_cap_is_fine() -> None:
+    data = pair(node("a"), node("b", configuration={"modelOverride": "m" * MODEL_OVERRIDE_CAP}))
+    assert publish(data) == []
+
+
+def test_workflow_level_overrides_are_capped_too() -> None:
+    data = pair(node("a"), node("b"))
+    data["configuration"] = {"systemPromptAddition": "x" * 4001, "modelOverride": "m" * 300}
+    problems = publish(data)
+    assert codes(problems) == ["override.prompt-too-long", "override.model-too-long"]
+    assert {problem.path for problem in problems} == {"configuration"}
+
+
+def test_over_cap_warnings_show_without_publishing() -> None:
+    data = {"nodes": [node("a", configuration={"systemPromptAddition": "x" * 4001})]}
+    assert codes(validate_definition(data)) == ["override.prompt-too-long"]
+
+
+def test_explicit_prompt_cap_wins() -> None:
+    data = pair(node("a", configuration={"systemPromptAddition": "x" * 11}), node("b"))
+    problems = publish(data, prompt_cap=10)
+    assert codes(problems) == ["override.prompt-too-long"]
+    assert "over the cap of 10" in problems[0].message
+
+
+def test_environment_variable_changes_the_prompt_cap(monkeypatch: pytest.MonkeyPatch) -> None:
+    data = pair(node("a", configuration={"systemPromptAddition": "x" * 11}), node("b"))
+    assert publish(data) == []
+    monkeypatch.setenv(PROMPT_ADDITION_CAP_VARIABLE, "10")
+    problems = publish(data)
+    assert codes(problems) == ["override.prompt-too-long"]
+    assert "over the cap of 10" in problems[0].message
+
+
+def test_environment_variable_can_raise_the_prompt_cap(monkeypatch: pytest.MonkeyPatch) -> None:
+    monkeypatch.setenv(PROMPT_ADDITION_CAP_VARIABLE, "5000")
+    data = pair(node("a", configuration={"systemPromptAddition": "x" * 4001}), node("b"))
+    assert publish(data) == []
+
+
+@pytest.mark.parametrize(
+    ("environ", "cap"),
+    [
+        ({PROMPT_ADDITION_CAP_VARIABLE: "8000"}, 8000),
+        ({PROMPT_ADDITION_CAP_VARIABLE: " 12 "}, 12),
+        ({PROMPT_ADDITION_CAP_VARIABLE: "1"}, 1),
+        ({}, DEFAULT_PROMPT_ADDITION_CAP),
+        ({PROMPT_ADDITION_CAP_VARIABLE: ""}, DEFAULT_PROMPT_ADDITION_CAP),
+        ({PROMPT_ADDITION_CAP_VARIABLE: "abc"}, DEFAULT_PROMPT_ADDITION_CAP),
+        ({PROMPT_ADDITION_CAP_VARIABLE: "0"}, DEFAULT_PROMPT_ADDITION_CAP),
+        ({PROMPT_ADDITION_CAP_VARIABLE: "-5"}, DEFAULT_PROMPT_ADDITION_CAP),
+        ({PROMPT_ADDITION_CAP_VARIABLE: "+5"}, DEFAULT_PROMPT_ADDITION_CAP),
+        ({PROMPT_ADDITION_CAP_VARIABLE: "12.5"}, DEFAULT_PROMPT_ADDITION_CAP),
+        ({PROMPT_ADDITION_CAP_VARIABLE: "1e3"}, DEFAULT_PROMPT_ADDITION_CAP),
+    ],
+)
+def test_prompt_cap_comes_from_the_environment_or_falls_back(
+    environ: dict[str, str], cap: int
+) -> None:
+    assert prompt_addition_cap(environ) == cap
+
+
+def test_prompt_cap_defaults_to_4000() -> None:
+    assert DEFAULT_PROMPT_ADDITION_CAP == 4000
+    assert MODEL_OVERRIDE_CAP == 256
+
+
+@pytest.mark.parametrize("raw", ["²", "1²"])
+def test_prompt_cap_falls_back_for_superscript_digits(raw: str) -> None:
+    assert prompt_addition_cap({PROMPT_ADDITION_CAP_VARIABLE: raw}) == DEFAULT_PROMPT_ADDITION_CAP
