@@ -1,4 +1,5 @@
-"""The composition root for everything that is not UI: agents, blueprints and (later) storage."""
+"""The composition root for everything that is not UI: data folder, database, agents,
+blueprints and the step runner."""
 
 import os
 from collections.abc import Sequence
@@ -8,10 +9,33 @@ from pathlib import Path
 import platformdirs
 
 from studio.bundled import blueprints_dir, builtin_agents_dir
-from studio.model import AgentRegistry, Blueprint, load_blueprint_folder
+from studio.engine.agent_kinds.registry import KindRegistry, default_kind_registry
+from studio.engine.events import EventBus
+from studio.engine.runner import RunnerSettings, StepRunner
+from studio.model import (
+    AgentRegistry,
+    Blueprint,
+    Problem,
+    Workflow,
+    has_errors,
+    load_blueprint_folder,
+    load_workflow,
+)
+from studio.model.publish_rules import publish_problems
+from studio.store import Database, ExecutionRepository, WorkflowRepository, open_database
 
 DATA_DIR_VARIABLE = "STUDIO_DATA_DIR"
+DATABASE_VARIABLE = "STUDIO_DB"
 APP_NAME = "Studio"
+DATABASE_FILE = "studio.db"
+
+
+class PublishRefusedError(Exception):
+    """A workflow that does not pass publish validation; ``problems`` says why."""
+
+    def __init__(self, problems: list[Problem]) -> None:
+        super().__init__("; ".join(problem.describe() for problem in problems))
+        self.problems = problems
 
 
 def default_data_dir() -> Path:
@@ -25,19 +49,38 @@ def default_data_dir() -> Path:
 class Workspace:
     """One user's Studio: where data lives, which agents exist, which blueprints ship."""
 
-    def __init__(self, data_dir: Path | None = None, agent_dirs: Sequence[Path] = ()) -> None:
+    def __init__(
+        self,
+        data_dir: Path | None = None,
+        agent_dirs: Sequence[Path] = (),
+        database: str | None = None,
+    ) -> None:
         self.data_dir = data_dir if data_dir is not None else default_data_dir()
         self.extra_agent_dirs = [Path(folder) for folder in agent_dirs]
+        self.database_target = (
+            database or os.environ.get(DATABASE_VARIABLE) or str(self.data_dir / DATABASE_FILE)
+        )
+        self.bus = EventBus()
 
     @property
     def agent_dirs(self) -> list[Path]:
         """Folders of agent definitions, lowest precedence first: built-in, user, ``--agents``."""
         return [builtin_agents_dir(), self.data_dir / "agents", *self.extra_agent_dirs]
 
+    @property
+    def log_file(self) -> Path:
+        """The structured JSON log of this workspace."""
+        return self.data_dir / "logs" / "studio.log"
+
     @cached_property
     def agents(self) -> AgentRegistry:
         """The agent registry, loaded once."""
         return AgentRegistry.from_folders(self.agent_dirs)
+
+    @cached_property
+    def kinds(self) -> KindRegistry:
+        """The agent kinds this Studio can run, built-in and installed."""
+        return default_kind_registry()
 
     @cached_property
     def _blueprint_catalog(self) -> tuple[list[Blueprint], list[str]]:
@@ -52,3 +95,47 @@ class Workspace:
     def blueprint_failures(self) -> list[str]:
         """Messages for blueprint files that could not be loaded."""
         return self._blueprint_catalog[1]
+
+    @cached_property
+    def database(self) -> Database:
+        """The database, opened (and migrated) on first use."""
+        return open_database(self.database_target)
+
+    @cached_property
+    def workflows(self) -> WorkflowRepository:
+        """Stored workflows."""
+        return WorkflowRepository(self.database)
+
+    @cached_property
+    def executions(self) -> ExecutionRepository:
+        """Stored executions."""
+        return ExecutionRepository(self.database)
+
+    def runner(self, settings: RunnerSettings | None = None) -> StepRunner:
+        """A step runner over this workspace's store, agents and event bus."""
+        return StepRunner(
+            self.workflows, self.executions, self.agents, self.kinds, self.bus, settings
+        )
+
+    def import_and_publish(self, path: Path) -> Workflow:
+        """Load a workflow file and store it published, reusing an identical stored copy.
+
+        Nothing is stored when the file is malformed or fails publish validation.
+        """
+        workflow = load_workflow(path).model_copy(update={"is_blueprint": False})
+        problems = publish_problems(workflow, self.agents)
+        if has_errors(problems):
+            raise PublishRefusedError(problems)
+        existing = self.workflows.find_identical(workflow, status="PUBLISHED")
+        if existing is not None:
+            return existing
+        stored = self.workflows.create(workflow)
+        published, problems = self.workflows.publish(stored.id, self.agents)
+        if has_errors(problems):
+            raise PublishRefusedError(problems)
+        return published
+
+    def close(self) -> None:
+        """Release the database, if it was opened."""
+        if "database" in self.__dict__:
+            self.database.close()

@@ -1,0 +1,5 @@
+"""The ``studio`` command."""
+
+from studio.cli.main import main
+
+__all__ = ["main"]

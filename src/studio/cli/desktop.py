@@ -1,0 +1,52 @@
+"""``studio gui`` and ``studio screenshot``: the only commands that load Qt, lazily."""
+
+import argparse
+from pathlib import Path
+
+from studio.cli.shared import (
+    EXIT_UNREADABLE,
+    add_agents_option,
+    add_db_option,
+    fail,
+    workspace_for,
+)
+
+
+def add_commands(commands: argparse._SubParsersAction) -> None:
+    """Register ``gui`` and ``screenshot``."""
+    gui = commands.add_parser("gui", help="open the desktop app (the default)")
+    gui.add_argument("file", nargs="?", help="a workflow file (YAML or JSON) to open")
+    add_agents_option(gui)
+    add_db_option(gui)
+    gui.set_defaults(handler=run_gui)
+    shot = commands.add_parser("screenshot", help="render the app offscreen to a PNG")
+    shot.add_argument("out", help="the PNG file to write")
+    shot.add_argument("--open", dest="file", help="a workflow file to open first")
+    shot.add_argument("--view", default="main", choices=["main"], help="what to render")
+    shot.add_argument("--size", default="1280x800", help="window size as WIDTHxHEIGHT")
+    add_agents_option(shot)
+    add_db_option(shot)
+    shot.set_defaults(handler=run_screenshot)
+
+
+def run_gui(args: argparse.Namespace) -> int:
+    """``studio`` / ``studio gui``: open the desktop app, or say why it cannot."""
+    from studio.ui.display import missing_display_reason
+
+    reason = missing_display_reason()
+    if reason:
+        return fail(f"cannot open the window: {reason}")
+    from studio.ui.app import run_app
+
+    return run_app(workspace_for(args), args.file)
+
+
+def run_screenshot(args: argparse.Namespace) -> int:
+    """``studio screenshot``: render the app offscreen to a PNG file."""
+    from studio.ui.screenshot import parse_size, render_screenshot
+
+    try:
+        size = parse_size(args.size)
+    except ValueError as failure:
+        return fail(str(failure), EXIT_UNREADABLE)
+    return render_screenshot(workspace_for(args), Path(args.out), size, args.file, args.view)

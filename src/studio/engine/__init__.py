@@ -1,0 +1,1 @@
+"""The embedded execution engine: DAG ordering, conditions, retry, agent kinds, the step runner."""

@@ -1,0 +1,111 @@
+"""Which agent kinds are installed: the built-ins plus those of the ``studio.agents`` group.
+
+A third-party package adds a kind by declaring an entry point that loads to an AgentKind
+subclass::
+
+    [project.entry-points."studio.agents"]
+    my-kind = "my_package.kinds:MyKind"
+
+A broken entry point is recorded in ``problems``; it never stops Studio from starting.
+"""
+
+import inspect
+import re
+from dataclasses import dataclass, field
+from importlib.metadata import entry_points
+
+from studio.engine.agent_kinds.base import AgentError, AgentKind
+from studio.engine.agent_kinds.echo import EchoKind
+from studio.engine.agent_kinds.http import HttpKind
+from studio.engine.agent_kinds.python_function import PythonFunctionKind
+from studio.engine.agent_kinds.shell import ShellKind
+from studio.engine.agent_kinds.transform import TransformKind
+
+ENTRY_POINT_GROUP = "studio.agents"
+BUILT_IN_KINDS: tuple[type[AgentKind], ...] = (
+    EchoKind,
+    ShellKind,
+    PythonFunctionKind,
+    HttpKind,
+    TransformKind,
+)
+# The same rule as AgentDefinition.kind, so every registered kind can be named in a file.
+_KIND_NAME = re.compile(r"^[a-z][a-z0-9_-]*$")
+
+
+@dataclass(frozen=True)
+class KindLoadProblem:
+    """An entry point that did not give a usable agent kind, and why."""
+
+    source: str
+    message: str
+
+    def __str__(self) -> str:
+        return f"{self.source}: {self.message}"
+
+
+@dataclass
+class KindRegistry:
+    """Agent kind classes by name, each instantiated once, when first asked for."""
+
+    _classes: dict[str, type[AgentKind]] = field(default_factory=dict)
+    _instances: dict[str, AgentKind] = field(default_factory=dict)
+    problems: list[KindLoadProblem] = field(default_factory=list)
+
+    def register(self, kind: type[AgentKind]) -> type[AgentKind]:
+        """Add a kind class under its ``name``; returns it, so this works as a decorator."""
+        name = _checked_name(kind)
+        known = self._classes.get(name)
+        if known is not None and known is not kind:
+            raise ValueError(
+                f"agent kind '{name}' is already provided by {known.__module__}.{known.__name__}"
+            )
+        self._classes[name] = kind
+        return kind
+
+    def get(self, name: str) -> AgentKind:
+        """The one instance of the named kind; an unknown name is an UnknownAgentKind error."""
+        instance = self._instances.get(name)
+        if instance is None:
+            kind = self._classes.get(name)
+            if kind is None:
+                raise AgentError("UnknownAgentKind", f"agent kind '{name}' is not installed")
+            instance = self._instances[name] = kind()
+        return instance
+
+    def names(self) -> list[str]:
+        """The names of every registered kind, sorted."""
+        return sorted(self._classes)
+
+    def __contains__(self, name: object) -> bool:
+        return name in self._classes
+
+    def load_entry_points(self, group: str = ENTRY_POINT_GROUP) -> None:
+        """Register the kinds that installed packages declare; failures go to ``problems``."""
+        for entry_point in entry_points(group=group):
+            source = f"entry point '{entry_point.name} = {entry_point.value}'"
+            try:
+                self.register(entry_point.load())
+            except Exception as failure:  # third-party code may fail any way
+                message = f"{type(failure).__name__}: {failure}"
+                self.problems.append(KindLoadProblem(source, message))
+
+
+def default_kind_registry() -> KindRegistry:
+    """A registry of the built-in kinds plus those installed through entry points."""
+    registry = KindRegistry()
+    for kind in BUILT_IN_KINDS:
+        registry.register(kind)
+    registry.load_entry_points()
+    return registry
+
+
+def _checked_name(kind: object) -> str:
+    if not (isinstance(kind, type) and issubclass(kind, AgentKind)):
+        raise TypeError(f"{kind!r} is not an AgentKind subclass")
+    if inspect.isabstract(kind):
+        raise TypeError(f"{kind.__name__} does not implement run()")
+    name = getattr(kind, "name", None)
+    if not isinstance(name, str) or not _KIND_NAME.match(name):
+        raise ValueError(f"{kind.__name__}.name must be a kind name like 'my-kind', not {name!r}")
+    return name

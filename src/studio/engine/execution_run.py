@@ -1,0 +1,259 @@
+"""Driving one execution from its stored state to a terminal status."""
+
+import asyncio
+import logging
+import time
+from collections import deque
+from typing import Any
+
+from studio.engine.dag import DagPlan, build_plan, decide, execution_output, node_input
+from studio.engine.events import EventBus
+from studio.engine.node_runner import NodeRunner
+from studio.model import Workflow
+from studio.model.execution import (
+    CANCELLED,
+    COMPLETED,
+    FAILED,
+    NODE_TERMINAL,
+    PENDING,
+    RETRYING,
+    RUNNING,
+    SKIPPED,
+    ExecutionRecord,
+)
+from studio.store import ExecutionRepository
+from studio.store.schema import utc_now
+
+log = logging.getLogger("studio.engine.runner")
+
+
+class ExecutionRun:
+    """The live state of one execution while a runner drives it."""
+
+    def __init__(
+        self,
+        record: ExecutionRecord,
+        workflow: Workflow,
+        executions: ExecutionRepository,
+        node_runner: NodeRunner,
+        bus: EventBus,
+        concurrency: int,
+    ) -> None:
+        self.record, self.workflow = record, workflow
+        self.executions, self.node_runner, self.bus = executions, node_runner, bus
+        self.concurrency = max(1, concurrency)
+        self.plan: DagPlan = build_plan(workflow)
+        self.statuses = {nid: result.status for nid, result in record.node_results.items()}
+        self.outputs = {
+            nid: r.output for nid, r in record.node_results.items() if r.status == COMPLETED
+        }
+        self.retry_counts = {nid: r.retry_count for nid, r in record.node_results.items()}
+        self.nodes = {node.id: node for node in workflow.nodes}
+        self.order = {node_id: index for index, node_id in enumerate(self.plan.topological_order)}
+        self.candidates = {nid for nid, status in self.statuses.items() if status != COMPLETED}
+        self.ready: dict[str, None] = {}  # an ordered set, in topological order
+        self.tasks: dict[asyncio.Task, str] = {}
+        self.cancelled = asyncio.Event()
+
+    async def drive(self) -> None:
+        """Run every node that can run, then settle the execution's final status."""
+        self._resume_interrupted_nodes()
+        resumed = self.record.status == RUNNING
+        self._announce(
+            self.executions.set_execution_status(
+                self.record.execution_id,
+                RUNNING,
+                "execution.resumed" if resumed else "execution.started",
+            )
+        )
+        try:
+            timed_out = await self._run_nodes()
+        finally:
+            await self._stop_tasks()
+        if self.cancelled.is_set():
+            return
+        if timed_out:
+            self._fail_on_timeout()
+        else:
+            self._finish()
+
+    def cancel(self) -> None:
+        """Stop launching nodes and cancel the running ones (the store was already updated)."""
+        self.cancelled.set()
+        for task in self.tasks:
+            task.cancel()
+
+    async def _run_nodes(self) -> bool:
+        """Launch ready nodes and collect results; True when the workflow timeout expired."""
+        deadline = self._deadline()
+        while not self.cancelled.is_set():
+            self._settle()
+            self._launch()
+            if not self.tasks:
+                return False
+            remaining = None if deadline is None else deadline - time.monotonic()
+            if remaining is not None and remaining <= 0:
+                return True
+            done, _ = await asyncio.wait(
+                self.tasks, timeout=remaining, return_when=asyncio.FIRST_COMPLETED
+            )
+            for task in done:
+                self._collect(task)
+        return False
+
+    def _settle(self) -> None:
+        """Decide the candidate nodes: queue the runnable, skip or fail those that cannot run.
+
+        Only nodes whose predecessors changed are looked at, so a step costs O(successors).
+        """
+        queue = deque(sorted(self.candidates, key=self.order.__getitem__))
+        self.candidates.clear()
+        while queue:
+            node_id = queue.popleft()
+            if self.statuses[node_id] != PENDING or node_id in self.ready:
+                continue
+            verdict = decide(self.plan, node_id, self.statuses, self.outputs)
+            if verdict == "run":
+                self.ready[node_id] = None
+            elif verdict in ("skip", "fail"):
+                self._close_unrunnable(node_id, verdict)
+                queue.extend(self.plan.successors[node_id])
+
+    def _close_unrunnable(self, node_id: str, verdict: str) -> None:
+        execution_id = self.record.execution_id
+        if verdict == "skip":
+            event = self.executions.set_node_status(
+                execution_id, node_id, SKIPPED, "node.skipped", {"reason": "no live incoming edge"}
+            )
+            self.statuses[node_id] = SKIPPED
+        else:
+            failed = [
+                p
+                for p in self.plan.predecessors[node_id]
+                if self.statuses[p] in (FAILED, CANCELLED)
+            ]
+            error = {
+                "type": "UpstreamFailed",
+                "message": f"upstream node {', '.join(repr(p) for p in failed)} failed",
+            }
+            event = self.executions.set_node_status(
+                execution_id, node_id, FAILED, "node.failed", {"error": error}, error=error
+            )
+            self.statuses[node_id] = FAILED
+        self._announce(event)
+
+    def _launch(self) -> None:
+        while self.ready and len(self.tasks) < self.concurrency:
+            node_id = next(iter(self.ready))
+            del self.ready[node_id]
+            node = self.nodes[node_id]
+            assert node is not None
+            data = node_input(self.plan, node_id, self.record.input, self.outputs, self.statuses)
+            self.statuses[node_id] = RUNNING
+            coroutine = self.node_runner.run(
+                self.record.execution_id,
+                self.workflow,
+                node,
+                data,
+                self.retry_counts.get(node_id, 0),
+            )
+            self.tasks[asyncio.ensure_future(coroutine)] = node_id
+
+    def _collect(self, task: asyncio.Task) -> None:
+        node_id = self.tasks.pop(task)
+        if task.cancelled():
+            self.statuses[node_id] = CANCELLED
+            return
+        status, output = task.result()
+        self.statuses[node_id] = status
+        if status == COMPLETED:
+            self.outputs[node_id] = output
+        self.candidates.update(self.plan.successors[node_id])
+
+    async def _stop_tasks(self) -> None:
+        for task in self.tasks:
+            task.cancel()
+        if self.tasks:
+            await asyncio.gather(*self.tasks, return_exceptions=True)
+
+    def _resume_interrupted_nodes(self) -> None:
+        """Nodes that were running when a runner died start again from pending."""
+        for node_id, status in self.statuses.items():
+            if status in (RUNNING, RETRYING):
+                event = self.executions.set_node_status(
+                    self.record.execution_id,
+                    node_id,
+                    PENDING,
+                    "node.interrupted",
+                    {"previousStatus": status},
+                    started_at=None,
+                    next_retry_at=None,
+                )
+                self._announce(event)
+                self.statuses[node_id] = PENDING
+
+    def _deadline(self) -> float | None:
+        if self.workflow.timeout is None:
+            return None
+        started = self.record.started_at or utc_now()
+        elapsed = (utc_now() - started).total_seconds()
+        return time.monotonic() + self.workflow.timeout - elapsed
+
+    def _fail_on_timeout(self) -> None:
+        message = f"the workflow did not finish within its timeout of {self.workflow.timeout:g} s"
+        error = {"type": "WorkflowTimeout", "message": message}
+        for node_id, status in self.statuses.items():
+            if status in (RUNNING, RETRYING):
+                self._announce(
+                    self.executions.set_node_status(
+                        self.record.execution_id,
+                        node_id,
+                        FAILED,
+                        "node.failed",
+                        {"error": error},
+                        error=error,
+                    )
+                )
+                self.statuses[node_id] = FAILED
+        self._settle_execution(FAILED, error)
+
+    def _finish(self) -> None:
+        failed = [nid for nid in self.plan.topological_order if self.statuses[nid] == FAILED]
+        unfinished = [nid for nid, status in self.statuses.items() if status not in NODE_TERMINAL]
+        if failed:
+            first = (
+                self.executions.get(self.record.execution_id).node_results[failed[0]].error or {}
+            )
+            message = f"node '{failed[0]}' failed: {first.get('message', 'unknown error')}"
+            self._settle_execution(
+                FAILED, {"type": "NodeFailed", "message": message, "nodes": failed}
+            )
+        elif unfinished:
+            message = f"nodes never became ready: {', '.join(unfinished)}"
+            self._settle_execution(FAILED, {"type": "Stalled", "message": message})
+        else:
+            self._settle_execution(COMPLETED, None)
+
+    def _settle_execution(self, status: str, error: dict[str, Any] | None) -> None:
+        output = execution_output(self.plan, self.outputs, self.statuses)
+        event = self.executions.set_execution_status(
+            self.record.execution_id,
+            status,
+            f"execution.{status}",
+            {"error": error} if error else {},
+            output=output,
+            error=error,
+        )
+        self._announce(event)
+        log.info(
+            "execution finished",
+            extra={
+                "executionId": self.record.execution_id,
+                "workflowId": self.workflow.id,
+                "action": f"execution_{status}",
+                "status": status,
+            },
+        )
+
+    def _announce(self, event: Any) -> None:
+        self.bus.publish(event)

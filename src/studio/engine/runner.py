@@ -1,0 +1,149 @@
+"""The step runner: start executions of published workflows, drive, resume and cancel them."""
+
+import asyncio
+import logging
+import random
+from dataclasses import dataclass
+from datetime import timedelta
+from typing import Any
+
+from studio.engine.agent_kinds.registry import KindRegistry
+from studio.engine.events import EventBus
+from studio.engine.execution_run import ExecutionRun
+from studio.engine.node_runner import NodeRunner
+from studio.engine.ownership import new_owner_id, owner_is_dead
+from studio.model import AgentRegistry
+from studio.model.errors import ONLY_PUBLISHED_RUN, NotAllowedError
+from studio.model.execution import ExecutionRecord
+from studio.store import ExecutionRepository, WorkflowRepository
+from studio.store.schema import utc_now
+
+log = logging.getLogger("studio.engine.runner")
+
+
+@dataclass(frozen=True)
+class RunnerSettings:
+    """Knobs of the step runner."""
+
+    concurrency: int = 8
+    default_node_timeout: float = 60.0
+    heartbeat_interval: float = 1.0
+    stale_after: float = 15.0
+
+
+class ExecutionBusyError(Exception):
+    """Another live runner holds the execution."""
+
+
+class StepRunner:
+    """Runs executions; all state lives in the store, so any runner can resume any execution."""
+
+    def __init__(
+        self,
+        workflows: WorkflowRepository,
+        executions: ExecutionRepository,
+        agents: AgentRegistry,
+        kinds: KindRegistry,
+        bus: EventBus | None = None,
+        settings: RunnerSettings | None = None,
+        rng: random.Random | None = None,
+    ) -> None:
+        self.workflows, self.executions = workflows, executions
+        self.bus = bus or EventBus()
+        self.settings = settings or RunnerSettings()
+        self.owner = new_owner_id()
+        self.node_runner = NodeRunner(
+            executions,
+            agents,
+            kinds,
+            self.bus,
+            self.settings.default_node_timeout,
+            rng or random.Random(),
+        )
+        self._active: dict[str, asyncio.Task] = {}
+        self._runs: dict[str, ExecutionRun] = {}
+
+    def start(self, workflow_id: str, execution_input: Any = None) -> ExecutionRecord:
+        """Create a pending execution pinned to the workflow's current (published) version."""
+        workflow = self.workflows.get(workflow_id)
+        if workflow.status != "PUBLISHED":
+            raise NotAllowedError(ONLY_PUBLISHED_RUN)
+        record, event = self.executions.create(workflow, execution_input)
+        self.bus.publish(event)
+        return record
+
+    async def execute(self, workflow_id: str, execution_input: Any = None) -> ExecutionRecord:
+        """Start an execution and drive it to the end."""
+        return await self.run(self.start(workflow_id, execution_input).execution_id)
+
+    async def run(self, execution_id: str) -> ExecutionRecord:
+        """Drive an execution to a terminal status; idempotent.
+
+        A finished execution is returned as it is; one already being driven by this runner is
+        awaited, not started twice; one held by another live runner raises ExecutionBusyError.
+        """
+        active = self._active.get(execution_id)
+        if active is None:
+            active = asyncio.ensure_future(self._claim_and_drive(execution_id))
+            self._active[execution_id] = active
+            active.add_done_callback(lambda _task: self._active.pop(execution_id, None))
+        return await asyncio.shield(active)
+
+    def cancel(self, execution_id: str) -> ExecutionRecord:
+        """Cancel a pending or running execution; a finished one is returned unchanged."""
+        record, events = self.executions.cancel(execution_id)
+        for event in events:
+            self.bus.publish(event)
+        run = self._runs.get(execution_id)
+        if run is not None:
+            run.cancel()
+        return record
+
+    async def _claim_and_drive(self, execution_id: str) -> ExecutionRecord:
+        record = self.executions.get(execution_id)
+        if record.is_finished:
+            return record
+        self._claim(execution_id)
+        try:
+            workflow = self.workflows.get_version(record.workflow_id, record.workflow_version)
+            run = ExecutionRun(
+                record,
+                workflow,
+                self.executions,
+                self.node_runner,
+                self.bus,
+                self.settings.concurrency,
+            )
+            self._runs[execution_id] = run
+            watcher = asyncio.ensure_future(self._watch(execution_id, run))
+            try:
+                await run.drive()
+            finally:
+                watcher.cancel()
+        finally:
+            self._runs.pop(execution_id, None)
+            self.executions.release(execution_id, self.owner)
+        return self.executions.get(execution_id)
+
+    def _claim(self, execution_id: str) -> None:
+        owner, heartbeat = self.executions.owner_of(execution_id)
+        replacing = owner if owner and owner_is_dead(owner) else None
+        stale_before = utc_now() - timedelta(seconds=self.settings.stale_after)
+        if not self.executions.claim(execution_id, self.owner, replacing, stale_before):
+            age = f"{(utc_now() - heartbeat).total_seconds():.0f} s ago" if heartbeat else "never"
+            raise ExecutionBusyError(
+                f"execution {execution_id} is being run by {owner} (last heartbeat {age})"
+            )
+
+    async def _watch(self, execution_id: str, run: ExecutionRun) -> None:
+        """Keep the claim alive and notice a cancel made by another process."""
+        while True:
+            await asyncio.sleep(self.settings.heartbeat_interval)
+            status = self.executions.heartbeat(execution_id, self.owner)
+            if status == "cancelled" or status is None:
+                log.info(
+                    "execution cancelled elsewhere",
+                    extra={"executionId": execution_id, "action": "cancel_observed"},
+                )
+                run.cancel()
+                return

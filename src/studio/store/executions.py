@@ -1,0 +1,362 @@
+"""Executions, their per-node results and their ordered event history.
+
+Every state change is one write transaction that updates the record only if it is still in
+an allowed from-state and appends an event with the next sequence number (no gaps).
+"""
+
+import uuid
+from collections.abc import Iterable
+from datetime import datetime
+from typing import Any
+
+from sqlalchemy import Connection, Row, and_, func, insert, literal, select, update
+
+from studio.model import Workflow
+from studio.model.errors import EXECUTION_NOT_FOUND, NotFoundError
+from studio.model.execution import (
+    CANCELLED,
+    EXECUTION_TERMINAL,
+    EXECUTION_TRANSITIONS,
+    NODE_TERMINAL,
+    NODE_TRANSITIONS,
+    PENDING,
+    RUNNING,
+    ExecutionEvent,
+    ExecutionRecord,
+    NodeResult,
+)
+from studio.store.database import Database
+from studio.store.schema import (
+    UtcTimestamp,
+    execution_events,
+    executions,
+    node_results,
+    utc_now,
+)
+
+_UNSET: Any = object()
+
+
+class ExecutionRepository:
+    """Reads and writes execution records; the step runner is its main writer."""
+
+    def __init__(self, database: Database) -> None:
+        self.database = database
+
+    def create(
+        self, workflow: Workflow, execution_input: Any
+    ) -> tuple[ExecutionRecord, ExecutionEvent]:
+        """A pending execution of the workflow's current version, every node pending."""
+        execution_id, now = str(uuid.uuid4()), utc_now()
+        with self.database.write() as connection:
+            connection.execute(
+                insert(executions).values(
+                    id=execution_id,
+                    workflow_id=workflow.id,
+                    workflow_version=workflow.version,
+                    status=PENDING,
+                    input=execution_input,
+                    last_seq=0,
+                    created_at=now,
+                )
+            )
+            rows = [
+                {
+                    "execution_id": execution_id,
+                    "node_id": node.id,
+                    "position": index,
+                    "status": PENDING,
+                    "retry_count": 0,
+                }
+                for index, node in enumerate(workflow.nodes)
+            ]
+            if rows:
+                connection.execute(insert(node_results), rows)
+            payload = {"workflowId": workflow.id, "workflowVersion": workflow.version}
+            event = _append_event(connection, execution_id, "execution.created", None, payload, now)
+        return self.get(execution_id), event
+
+    def get(self, execution_id: str) -> ExecutionRecord:
+        """The execution with every node result; raises NotFoundError('Execution not found')."""
+        with self.database.read() as connection:
+            row = connection.execute(
+                select(executions).where(executions.c.id == execution_id)
+            ).first()
+            if row is None:
+                raise NotFoundError(EXECUTION_NOT_FOUND)
+            query = (
+                select(node_results)
+                .where(node_results.c.execution_id == execution_id)
+                .order_by(node_results.c.position)
+            )
+            results = [_node_result(result) for result in connection.execute(query)]
+        record = _execution_record(row)
+        record.node_results = {result.node_id: result for result in results}
+        return record
+
+    def find(
+        self, *, workflow_id: str | None = None, status: str | None = None, limit: int = 200
+    ) -> list[ExecutionRecord]:
+        """Executions, newest first, without node results."""
+        query = select(executions).order_by(executions.c.created_at.desc()).limit(limit)
+        if workflow_id is not None:
+            query = query.where(executions.c.workflow_id == workflow_id)
+        if status is not None:
+            query = query.where(executions.c.status == status)
+        with self.database.read() as connection:
+            return [_execution_record(row) for row in connection.execute(query)]
+
+    def status_of(self, execution_id: str) -> str:
+        """Only the status: a cheap read for polling."""
+        with self.database.read() as connection:
+            status = connection.execute(
+                select(executions.c.status).where(executions.c.id == execution_id)
+            ).scalar()
+        if status is None:
+            raise NotFoundError(EXECUTION_NOT_FOUND)
+        return status
+
+    def events(self, execution_id: str, after_seq: int = 0) -> list[ExecutionEvent]:
+        """The execution's history in order, after a sequence number."""
+        table = execution_events
+        query = (
+            select(table)
+            .where(table.c.execution_id == execution_id, table.c.seq > after_seq)
+            .order_by(table.c.seq)
+        )
+        with self.database.read() as connection:
+            return [
+                ExecutionEvent(
+                    row.execution_id, row.seq, row.type, row.node_id, row.payload, row.created_at
+                )
+                for row in connection.execute(query)
+            ]
+
+    def set_execution_status(
+        self,
+        execution_id: str,
+        status: str,
+        event_type: str,
+        payload: dict[str, Any] | None = None,
+        *,
+        output: Any = _UNSET,
+        error: Any = _UNSET,
+    ) -> ExecutionEvent | None:
+        """Move the execution to ``status`` if its current status allows; None when refused."""
+        now = utc_now()
+        values: dict[str, Any] = {"status": status}
+        if status == RUNNING:
+            values["started_at"] = func.coalesce(
+                executions.c.started_at, literal(now, UtcTimestamp)
+            )
+        if status in EXECUTION_TERMINAL:
+            values["completed_at"] = now
+        if output is not _UNSET:
+            values["output"] = output
+        if error is not _UNSET:
+            values["error"] = error
+        allowed = EXECUTION_TRANSITIONS[status]
+        statement = (
+            update(executions)
+            .where(executions.c.id == execution_id, executions.c.status.in_(allowed))
+            .values(**values)
+        )
+        with self.database.write() as connection:
+            if connection.execute(statement).rowcount != 1:
+                return None
+            return _append_event(connection, execution_id, event_type, None, payload or {}, now)
+
+    def set_node_status(
+        self,
+        execution_id: str,
+        node_id: str,
+        status: str,
+        event_type: str,
+        payload: dict[str, Any] | None = None,
+        **fields: Any,
+    ) -> ExecutionEvent | None:
+        """Move one node to ``status`` if its current status allows; None when refused.
+
+        ``fields`` may set input, output, error, retry_count, started_at, completed_at and
+        next_retry_at.
+        """
+        now = utc_now()
+        values = {"status": status, **fields}
+        if status == RUNNING and "started_at" not in fields:
+            values["started_at"] = now
+        if status in NODE_TERMINAL and "completed_at" not in fields:
+            values["completed_at"] = now
+        statement = (
+            update(node_results)
+            .where(
+                node_results.c.execution_id == execution_id,
+                node_results.c.node_id == node_id,
+                node_results.c.status.in_(NODE_TRANSITIONS[status]),
+            )
+            .values(**values)
+        )
+        with self.database.write() as connection:
+            if connection.execute(statement).rowcount != 1:
+                return None
+            return _append_event(connection, execution_id, event_type, node_id, payload or {}, now)
+
+    def cancel(self, execution_id: str) -> tuple[ExecutionRecord, list[ExecutionEvent]]:
+        """Cancel a pending or running execution and its unfinished nodes.
+
+        A finished execution is returned unchanged, with no events.
+        """
+        now = utc_now()
+        events: list[ExecutionEvent] = []
+        with self.database.write() as connection:
+            changed = connection.execute(
+                update(executions)
+                .where(
+                    executions.c.id == execution_id,
+                    executions.c.status.in_(EXECUTION_TRANSITIONS[CANCELLED]),
+                )
+                .values(
+                    status=CANCELLED,
+                    completed_at=now,
+                    error={"type": "Cancelled", "message": "the execution was cancelled"},
+                )
+            ).rowcount
+            if changed:
+                for node_id in _unfinished_nodes(connection, execution_id):
+                    connection.execute(
+                        update(node_results)
+                        .where(
+                            node_results.c.execution_id == execution_id,
+                            node_results.c.node_id == node_id,
+                        )
+                        .values(
+                            status=CANCELLED,
+                            completed_at=now,
+                            error={"type": "Cancelled", "message": "the execution was cancelled"},
+                        )
+                    )
+                    events.append(
+                        _append_event(connection, execution_id, "node.cancelled", node_id, {}, now)
+                    )
+                events.append(
+                    _append_event(connection, execution_id, "execution.cancelled", None, {}, now)
+                )
+        return self.get(execution_id), events
+
+    def claim(
+        self, execution_id: str, owner: str, replacing: str | None, stale_before: datetime
+    ) -> bool:
+        """Become the execution's runner: when it has no owner, its owner is ``replacing``
+        (known dead), or its owner's heartbeat is older than ``stale_before``."""
+        table = executions
+        free = table.c.owner.is_(None) | (table.c.heartbeat_at < stale_before)
+        if replacing is not None:
+            free = free | (table.c.owner == replacing)
+        statement = (
+            update(table)
+            .where(table.c.id == execution_id, table.c.status.in_((PENDING, RUNNING)), free)
+            .values(owner=owner, heartbeat_at=utc_now())
+        )
+        with self.database.write() as connection:
+            return connection.execute(statement).rowcount == 1
+
+    def owner_of(self, execution_id: str) -> tuple[str | None, datetime | None]:
+        """The runner that holds the execution and when it last said it was alive."""
+        with self.database.read() as connection:
+            row = connection.execute(
+                select(executions.c.owner, executions.c.heartbeat_at).where(
+                    executions.c.id == execution_id
+                )
+            ).first()
+        if row is None:
+            raise NotFoundError(EXECUTION_NOT_FOUND)
+        return row.owner, row.heartbeat_at
+
+    def heartbeat(self, execution_id: str, owner: str) -> str | None:
+        """Renew the claim; returns the execution's status, or None if the claim was lost."""
+        with self.database.write() as connection:
+            row = connection.execute(
+                update(executions)
+                .where(executions.c.id == execution_id, executions.c.owner == owner)
+                .values(heartbeat_at=utc_now())
+                .returning(executions.c.status)
+            ).first()
+        return row.status if row else None
+
+    def release(self, execution_id: str, owner: str) -> None:
+        """Give up the claim."""
+        with self.database.write() as connection:
+            connection.execute(
+                update(executions)
+                .where(executions.c.id == execution_id, executions.c.owner == owner)
+                .values(owner=None, heartbeat_at=None)
+            )
+
+
+def _append_event(
+    connection: Connection,
+    execution_id: str,
+    event_type: str,
+    node_id: str | None,
+    payload: dict[str, Any],
+    now: datetime,
+) -> ExecutionEvent:
+    seq = connection.execute(
+        update(executions)
+        .where(executions.c.id == execution_id)
+        .values(last_seq=executions.c.last_seq + 1)
+        .returning(executions.c.last_seq)
+    ).scalar_one()
+    connection.execute(
+        insert(execution_events).values(
+            execution_id=execution_id,
+            seq=seq,
+            type=event_type,
+            node_id=node_id,
+            payload=payload,
+            created_at=now,
+        )
+    )
+    return ExecutionEvent(execution_id, seq, event_type, node_id, payload, now)
+
+
+def _unfinished_nodes(connection: Connection, execution_id: str) -> Iterable[str]:
+    query = (
+        select(node_results.c.node_id)
+        .where(
+            and_(
+                node_results.c.execution_id == execution_id,
+                node_results.c.status.not_in(NODE_TERMINAL),
+            )
+        )
+        .order_by(node_results.c.position)
+    )
+    return [row.node_id for row in connection.execute(query)]
+
+
+def _execution_record(row: Row) -> ExecutionRecord:
+    return ExecutionRecord(
+        execution_id=row.id,
+        workflow_id=row.workflow_id,
+        workflow_version=row.workflow_version,
+        status=row.status,
+        input=row.input,
+        output=row.output,
+        error=row.error,
+        created_at=row.created_at,
+        started_at=row.started_at,
+        completed_at=row.completed_at,
+    )
+
+
+def _node_result(row: Row) -> NodeResult:
+    return NodeResult(
+        node_id=row.node_id,
+        status=row.status,
+        input=row.input,
+        output=row.output,
+        error=row.error,
+        retry_count=row.retry_count,
+        started_at=row.started_at,
+        completed_at=row.completed_at,
+        next_retry_at=row.next_retry_at,
+    )

@@ -1,0 +1,68 @@
+"""Schema versions and the steps between them. A database newer than this Studio is refused."""
+
+from collections.abc import Callable
+from typing import TYPE_CHECKING
+
+from sqlalchemy import Connection, inspect, select
+
+from studio.store import schema
+
+if TYPE_CHECKING:
+    from studio.store.database import Database
+
+Migration = Callable[[Connection], None]
+
+SQLITE_IMMUTABLE_VERSIONS = """
+CREATE TRIGGER IF NOT EXISTS workflow_versions_immutable
+BEFORE UPDATE ON workflow_versions
+BEGIN SELECT RAISE(ABORT, 'workflow versions are immutable'); END
+"""
+
+
+def _create_version_1(connection: Connection) -> None:
+    schema.metadata.create_all(connection)
+    if connection.dialect.name == "sqlite":
+        connection.exec_driver_sql(SQLITE_IMMUTABLE_VERSIONS)
+
+
+MIGRATIONS: list[tuple[int, Migration]] = [(1, _create_version_1)]
+"""Each step brings the schema to its version number; append, never edit, a step."""
+
+SCHEMA_VERSION = MIGRATIONS[-1][0]
+
+
+class SchemaTooNewError(Exception):
+    """The database was written by a newer Studio."""
+
+
+def current_version(connection: Connection) -> int:
+    """The schema version a database is at; 0 for an empty database."""
+    if not inspect(connection).has_table(schema.schema_info.name):
+        return 0
+    version = connection.execute(select(schema.schema_info.c.version)).scalar()
+    return int(version or 0)
+
+
+def migrate(database: "Database") -> int:
+    """Bring the database to SCHEMA_VERSION in one write transaction; returns the version."""
+    with database.write() as connection:
+        version = current_version(connection)
+        if version > SCHEMA_VERSION:
+            raise SchemaTooNewError(
+                f"the database {database.url} has schema version {version}; "
+                f"this Studio knows versions up to {SCHEMA_VERSION}. Update Studio to open it."
+            )
+        for target, step in MIGRATIONS:
+            if target > version:
+                step(connection)
+                _set_version(connection, target)
+                version = target
+    return version
+
+
+def _set_version(connection: Connection, version: int) -> None:
+    table = schema.schema_info
+    if connection.execute(select(table.c.id)).first() is None:
+        connection.execute(table.insert().values(id=1, version=version))
+    else:
+        connection.execute(table.update().where(table.c.id == 1).values(version=version))

@@ -1,0 +1,240 @@
+"""Workflows with optimistic locking and an immutable snapshot of every version."""
+
+import uuid
+from collections.abc import Container
+from dataclasses import dataclass
+from datetime import datetime
+from typing import Any
+
+from sqlalchemy import Connection, Row, delete, insert, select, update
+
+from studio.model import Problem, Workflow, has_errors
+from studio.model.errors import (
+    BLUEPRINT_READ_ONLY,
+    DELETE_PUBLISHED,
+    WORKFLOW_CONFLICT,
+    WORKFLOW_NOT_FOUND,
+    ConflictError,
+    NotAllowedError,
+    NotFoundError,
+)
+from studio.model.publish_rules import publish_problems
+from studio.model.workflow import SERVER_FIELDS
+from studio.store.database import Database
+from studio.store.schema import utc_now, workflow_versions, workflows
+
+
+@dataclass(frozen=True)
+class WorkflowVersionInfo:
+    """One immutable snapshot in a workflow's history."""
+
+    version: int
+    name: str
+    status: str
+    created_at: datetime
+
+
+class WorkflowRepository:
+    """Create, read, update, publish and delete workflows; every write bumps the version."""
+
+    def __init__(self, database: Database) -> None:
+        self.database = database
+
+    def create(self, workflow: Workflow) -> Workflow:
+        """Store a new draft: a new id, status DRAFT, version 1."""
+        now = utc_now()
+        stored = workflow.model_copy(
+            update={
+                "id": str(uuid.uuid4()),
+                "status": "DRAFT",
+                "version": 1,
+                "created_at": now,
+                "updated_at": now,
+            }
+        )
+        with self.database.write() as connection:
+            connection.execute(insert(workflows).values(**_row_values(stored)))
+            _snapshot(connection, stored)
+        return stored
+
+    def get(self, workflow_id: str) -> Workflow:
+        """The current definition; raises NotFoundError('Workflow not found')."""
+        with self.database.read() as connection:
+            return _workflow_from_row(_fetch_row(connection, workflow_id))
+
+    def find(self, *, status: str | None = None, blueprints: bool | None = None) -> list[Workflow]:
+        """Workflows, most recently updated first, optionally by status or blueprint flag."""
+        query = select(workflows).order_by(workflows.c.updated_at.desc())
+        if status is not None:
+            query = query.where(workflows.c.status == status)
+        if blueprints is not None:
+            query = query.where(workflows.c.is_blueprint == blueprints)
+        with self.database.read() as connection:
+            return [_workflow_from_row(row) for row in connection.execute(query)]
+
+    def find_identical(self, workflow: Workflow, status: str | None = None) -> Workflow | None:
+        """A stored workflow with the same name and definition, if there is one."""
+        wanted = _definition(workflow)
+        for candidate in self.find(status=status):
+            if candidate.name == workflow.name and _definition(candidate) == wanted:
+                return candidate
+        return None
+
+    def update(self, workflow: Workflow, expected_version: int) -> Workflow:
+        """Replace the definition if nobody else wrote since ``expected_version``.
+
+        An edited workflow is a draft again: it must pass publish validation to run.
+        """
+        if workflow.id is None:
+            raise NotFoundError(WORKFLOW_NOT_FOUND)
+        with self.database.write() as connection:
+            current = _workflow_from_row(_fetch_row(connection, workflow.id))
+            if current.is_blueprint and current.status == "PUBLISHED":
+                raise NotAllowedError(BLUEPRINT_READ_ONLY)
+            changes = {
+                "status": "DRAFT",
+                "created_at": current.created_at,
+                "app_id": current.app_id,
+                "org_id": current.org_id,
+            }
+            return _write_version(connection, workflow.model_copy(update=changes), expected_version)
+
+    def publish(
+        self, workflow_id: str, known_agents: Container[str], expected_version: int | None = None
+    ) -> tuple[Workflow, list[Problem]]:
+        """Validate for publishing; on success the status becomes PUBLISHED (a new version).
+
+        With problems, returns them and leaves the workflow as it was.
+        """
+        with self.database.write() as connection:
+            current = _workflow_from_row(_fetch_row(connection, workflow_id))
+            problems = publish_problems(current, known_agents)
+            if has_errors(problems) or current.status == "PUBLISHED":
+                return current, problems
+            version = expected_version if expected_version is not None else current.version
+            published = current.model_copy(update={"status": "PUBLISHED"})
+            return _write_version(connection, published, version), problems
+
+    def unpublish(self, workflow_id: str, expected_version: int | None = None) -> Workflow:
+        """Return a published workflow to DRAFT."""
+        with self.database.write() as connection:
+            current = _workflow_from_row(_fetch_row(connection, workflow_id))
+            if current.status == "DRAFT":
+                return current
+            version = expected_version if expected_version is not None else current.version
+            return _write_version(
+                connection, current.model_copy(update={"status": "DRAFT"}), version
+            )
+
+    def delete(self, workflow_id: str) -> None:
+        """Delete a draft workflow with its history and runs; a published one is refused."""
+        with self.database.write() as connection:
+            current = _workflow_from_row(_fetch_row(connection, workflow_id))
+            if current.status == "PUBLISHED":
+                raise NotAllowedError(DELETE_PUBLISHED)
+            connection.execute(delete(workflows).where(workflows.c.id == workflow_id))
+
+    def versions(self, workflow_id: str) -> list[WorkflowVersionInfo]:
+        """Every snapshot of a workflow, oldest first."""
+        table = workflow_versions
+        query = (
+            select(table.c.version, table.c.name, table.c.status, table.c.created_at)
+            .where(table.c.workflow_id == workflow_id)
+            .order_by(table.c.version)
+        )
+        with self.database.read() as connection:
+            _fetch_row(connection, workflow_id)
+            return [WorkflowVersionInfo(*row) for row in connection.execute(query)]
+
+    def get_version(self, workflow_id: str, version: int) -> Workflow:
+        """The workflow exactly as it was at ``version``."""
+        table = workflow_versions
+        query = select(table).where(table.c.workflow_id == workflow_id, table.c.version == version)
+        with self.database.read() as connection:
+            row = connection.execute(query).first()
+            if row is None:
+                raise NotFoundError(f"{WORKFLOW_NOT_FOUND}: no version {version} of {workflow_id}")
+            live = _fetch_row(connection, workflow_id)
+        return _workflow_from_data(
+            row.definition,
+            id=workflow_id,
+            status=row.status,
+            version=row.version,
+            appId=live.app_id,
+            orgId=live.org_id,
+            createdAt=live.created_at,
+            updatedAt=row.created_at,
+        )
+
+
+def _write_version(connection: Connection, workflow: Workflow, expected_version: int) -> Workflow:
+    """Write ``workflow`` as version expected+1 if the live row is still at expected."""
+    stored = workflow.model_copy(update={"version": expected_version + 1, "updated_at": utc_now()})
+    values = _row_values(stored)
+    values.pop("id")
+    values.pop("created_at")
+    result = connection.execute(
+        update(workflows)
+        .where(workflows.c.id == workflow.id, workflows.c.version == expected_version)
+        .values(**values)
+    )
+    if result.rowcount != 1:
+        raise ConflictError(WORKFLOW_CONFLICT)
+    _snapshot(connection, stored)
+    return stored
+
+
+def _snapshot(connection: Connection, workflow: Workflow) -> None:
+    connection.execute(
+        insert(workflow_versions).values(
+            workflow_id=workflow.id,
+            version=workflow.version,
+            name=workflow.name,
+            status=workflow.status,
+            definition=_definition(workflow),
+            created_at=workflow.updated_at,
+        )
+    )
+
+
+def _row_values(workflow: Workflow) -> dict[str, Any]:
+    return {
+        "id": workflow.id,
+        "name": workflow.name,
+        "status": workflow.status,
+        "version": workflow.version,
+        "is_blueprint": workflow.is_blueprint,
+        "app_id": workflow.app_id,
+        "org_id": workflow.org_id,
+        "definition": _definition(workflow),
+        "created_at": workflow.created_at,
+        "updated_at": workflow.updated_at,
+    }
+
+
+def _definition(workflow: Workflow) -> dict[str, Any]:
+    return workflow.model_dump(mode="json", by_alias=True, exclude=set(SERVER_FIELDS))
+
+
+def _fetch_row(connection: Connection, workflow_id: str) -> Row:
+    row = connection.execute(select(workflows).where(workflows.c.id == workflow_id)).first()
+    if row is None:
+        raise NotFoundError(WORKFLOW_NOT_FOUND)
+    return row
+
+
+def _workflow_from_row(row: Row) -> Workflow:
+    return _workflow_from_data(
+        row.definition,
+        id=row.id,
+        status=row.status,
+        version=row.version,
+        appId=row.app_id,
+        orgId=row.org_id,
+        createdAt=row.created_at,
+        updatedAt=row.updated_at,
+    )
+
+
+def _workflow_from_data(definition: dict[str, Any], **server_fields: Any) -> Workflow:
+    return Workflow.model_validate({**definition, **server_fields})

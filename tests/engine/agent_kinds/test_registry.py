@@ -1,0 +1,132 @@
+"""The kind registry: built-ins, kinds registered by code, kinds from entry points."""
+
+import sys
+from pathlib import Path
+from typing import Any, ClassVar
+
+import pytest
+
+from studio.engine.agent_kinds import (
+    AgentCall,
+    AgentError,
+    AgentKind,
+    KindRegistry,
+    default_kind_registry,
+)
+from studio.engine.agent_kinds.echo import EchoKind
+from tests.engine.agent_kinds.calls import make_call, run
+
+
+class ShoutKind(AgentKind):
+    """A kind defined by a test."""
+
+    name: ClassVar[str] = "shout"
+
+    async def run(self, call: AgentCall) -> Any:
+        """Shout the input back."""
+        return str(call.input).upper()
+
+
+def test_the_built_in_kinds_are_present() -> None:
+    registry = default_kind_registry()
+    assert {"echo", "shell", "python", "http", "transform"} <= set(registry.names())
+    assert isinstance(registry.get("echo"), EchoKind)
+
+
+def test_an_unknown_kind_is_an_agent_error() -> None:
+    with pytest.raises(AgentError) as failure:
+        KindRegistry().get("teleport")
+    assert failure.value.error_type == "UnknownAgentKind"
+    assert failure.value.message == "agent kind 'teleport' is not installed"
+
+
+def test_a_registered_kind_is_created_once_and_runs() -> None:
+    registry = KindRegistry()
+    assert registry.register(ShoutKind) is ShoutKind
+    kind = registry.get("shout")
+    assert registry.get("shout") is kind
+    assert "shout" in registry
+    assert registry.names() == ["shout"]
+    assert run(kind, make_call("shout", node_input="hey")) == "HEY"
+
+
+def test_registries_do_not_share_instances() -> None:
+    first, second = KindRegistry(), KindRegistry()
+    first.register(ShoutKind)
+    second.register(ShoutKind)
+    assert first.get("shout") is not second.get("shout")
+
+
+def test_two_classes_cannot_claim_one_name() -> None:
+    class OtherShout(ShoutKind):
+        """Another class with the same name."""
+
+    registry = KindRegistry()
+    registry.register(ShoutKind)
+    registry.register(ShoutKind)
+    with pytest.raises(ValueError, match="already provided by"):
+        registry.register(OtherShout)
+
+
+def test_only_complete_named_kinds_can_be_registered() -> None:
+    class Nameless(AgentKind):
+        """No name."""
+
+        async def run(self, call: AgentCall) -> Any:
+            """Nothing."""
+
+    class Badly(ShoutKind):
+        """A name that no agent file could use."""
+
+        name = "Bad Name"
+
+    registry = KindRegistry()
+    with pytest.raises(TypeError, match="not an AgentKind"):
+        registry.register(dict)  # type: ignore[arg-type]
+    with pytest.raises(TypeError, match="does not implement"):
+        registry.register(AgentKind)
+    for kind in (Nameless, Badly):
+        with pytest.raises(ValueError, match="must be a kind name"):
+            registry.register(kind)
+    assert registry.names() == []
+
+
+def test_kinds_come_from_entry_points_and_broken_ones_are_reported(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    install_plugin(tmp_path)
+    monkeypatch.syspath_prepend(str(tmp_path))
+    monkeypatch.delitem(sys.modules, "studio_test_plugin", raising=False)
+    registry = default_kind_registry()
+    assert "whisper" in registry.names()
+    assert run(registry.get("whisper"), make_call("whisper", node_input="HEY")) == "hey"
+    sources = " ".join(problem.source for problem in registry.problems)
+    assert "missing = studio_test_plugin_absent:Kind" in sources
+    assert "not-a-kind = studio_test_plugin:NOT_A_KIND" in sources
+    assert len(registry.problems) == 2
+    assert "echo" in registry.names()
+
+
+def install_plugin(site: Path) -> None:
+    """A distribution installed into ``site``: one good kind and two broken entry points."""
+    (site / "studio_test_plugin.py").write_text(
+        "from studio.engine.agent_kinds import AgentKind\n"
+        "NOT_A_KIND = 42\n"
+        "class WhisperKind(AgentKind):\n"
+        "    name = 'whisper'\n"
+        "    async def run(self, call):\n"
+        "        return call.input.lower()\n",
+        encoding="utf-8",
+    )
+    dist_info = site / "studio_test_plugin-1.0.dist-info"
+    dist_info.mkdir()
+    (dist_info / "METADATA").write_text(
+        "Metadata-Version: 2.1\nName: studio-test-plugin\nVersion: 1.0\n", encoding="utf-8"
+    )
+    (dist_info / "entry_points.txt").write_text(
+        "[studio.agents]\n"
+        "whisper = studio_test_plugin:WhisperKind\n"
+        "missing = studio_test_plugin_absent:Kind\n"
+        "not-a-kind = studio_test_plugin:NOT_A_KIND\n",
+        encoding="utf-8",
+    )
