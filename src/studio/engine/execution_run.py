@@ -50,7 +50,14 @@ class ExecutionRun:
         self.retry_counts = {nid: r.retry_count for nid, r in record.node_results.items()}
         self.nodes = {node.id: node for node in workflow.nodes}
         self.order = {node_id: index for index, node_id in enumerate(self.plan.topological_order)}
-        self.candidates = {nid for nid, status in self.statuses.items() if status != COMPLETED}
+        self.unfinished_predecessors = {
+            nid: sum(self.statuses[p] not in NODE_TERMINAL for p in self.plan.predecessors[nid])
+            for nid in self.plan.node_ids
+        }
+        self.candidates = {
+            nid for nid, count in self.unfinished_predecessors.items()
+            if count == 0 and self.statuses[nid] != COMPLETED
+        }
         self.ready: dict[str, None] = {}  # an ordered set, in topological order
         self.tasks: dict[asyncio.Task, str] = {}
         self.cancelled = asyncio.Event()
@@ -117,7 +124,7 @@ class ExecutionRun:
                 self.ready[node_id] = None
             elif verdict in ("skip", "fail"):
                 self._close_unrunnable(node_id, verdict)
-                queue.extend(self.plan.successors[node_id])
+                queue.extend(self._successors_now_decidable(node_id))
 
     def _close_unrunnable(self, node_id: str, verdict: str) -> None:
         execution_id = self.record.execution_id
@@ -168,7 +175,16 @@ class ExecutionRun:
         self.statuses[node_id] = status
         if status == COMPLETED:
             self.outputs[node_id] = output
-        self.candidates.update(self.plan.successors[node_id])
+        self.candidates.update(self._successors_now_decidable(node_id))
+
+    def _successors_now_decidable(self, node_id: str) -> list[str]:
+        """Count a finished node off its successors; those with nothing left to wait for."""
+        ready = []
+        for successor in self.plan.successors[node_id]:
+            self.unfinished_predecessors[successor] -= 1
+            if self.unfinished_predecessors[successor] == 0:
+                ready.append(successor)
+        return ready
 
     async def _stop_tasks(self) -> None:
         for task in self.tasks:

@@ -96,4 +96,6 @@ def _configure_sqlite(engine: Engine) -> None:
     @event.listens_for(engine, "begin")
     def _on_begin(connection: Connection) -> None:
         mode = connection.get_execution_options().get("studio_begin", "DEFERRED")
-        connection.exec_driver_sql(f"BEGIN {mode}")
+        # Straight to the driver: this runs for every transaction, so it skips SQLAlchemy's
+        # statement machinery.
+        connection.connection.driver_connection.execute(f"BEGIN {mode}")

@@ -7,9 +7,22 @@ an allowed from-state and appends an event with the next sequence number (no gap
 import uuid
 from collections.abc import Iterable
 from datetime import datetime
+from functools import lru_cache
 from typing import Any
 
-from sqlalchemy import Connection, Row, and_, func, insert, literal, select, update
+from sqlalchemy import (
+    Connection,
+    Row,
+    Update,
+    and_,
+    bindparam,
+    func,
+    insert,
+    literal,
+    literal_column,
+    select,
+    update,
+)
 
 from studio.model import Workflow
 from studio.model.errors import EXECUTION_NOT_FOUND, NotFoundError
@@ -56,7 +69,6 @@ class ExecutionRepository:
                     workflow_version=workflow.version,
                     status=PENDING,
                     input=execution_input,
-                    last_seq=0,
                     created_at=now,
                 )
             )
@@ -186,17 +198,10 @@ class ExecutionRepository:
             values["started_at"] = now
         if status in NODE_TERMINAL and "completed_at" not in fields:
             values["completed_at"] = now
-        statement = (
-            update(node_results)
-            .where(
-                node_results.c.execution_id == execution_id,
-                node_results.c.node_id == node_id,
-                node_results.c.status.in_(NODE_TRANSITIONS[status]),
-            )
-            .values(**values)
-        )
+        statement = _node_update(status, tuple(sorted(values)))
+        params = {**values, "where_execution_id": execution_id, "where_node_id": node_id}
         with self.database.write() as connection:
-            if connection.execute(statement).rowcount != 1:
+            if connection.execute(statement, params).rowcount != 1:
                 return None
             return _append_event(connection, execution_id, event_type, node_id, payload or {}, now)
 
@@ -300,23 +305,52 @@ def _append_event(
     payload: dict[str, Any],
     now: datetime,
 ) -> ExecutionEvent:
-    seq = connection.execute(
-        update(executions)
-        .where(executions.c.id == execution_id)
-        .values(last_seq=executions.c.last_seq + 1)
-        .returning(executions.c.last_seq)
-    ).scalar_one()
-    connection.execute(
-        insert(execution_events).values(
-            execution_id=execution_id,
-            seq=seq,
-            type=event_type,
-            node_id=node_id,
-            payload=payload,
-            created_at=now,
-        )
-    )
+    """Append an event numbered one past the last; the write lock keeps the numbers gapless."""
+    params = {
+        "execution_id": execution_id,
+        "type": event_type,
+        "node_id": node_id,
+        "payload": payload,
+        "created_at": now,
+    }
+    seq = connection.execute(_INSERT_EVENT, params).scalar_one()
     return ExecutionEvent(execution_id, seq, event_type, node_id, payload, now)
+
+
+# The hot path reuses statements built once, so SQLAlchemy compiles each only once.
+_events = execution_events.c
+_INSERT_EVENT = (
+    insert(execution_events)
+    .from_select(
+        ["execution_id", "seq", "type", "node_id", "payload", "created_at"],
+        select(
+            bindparam("execution_id", type_=_events.execution_id.type),
+            func.coalesce(func.max(_events.seq), 0) + 1,
+            bindparam("type", type_=_events.type.type),
+            bindparam("node_id", type_=_events.node_id.type),
+            bindparam("payload", type_=_events.payload.type),
+            bindparam("created_at", type_=_events.created_at.type),
+        ).where(_events.execution_id == bindparam("execution_id")),
+    )
+    .returning(_events.seq)
+)
+
+
+@lru_cache(maxsize=128)
+def _node_update(status: str, columns: tuple[str, ...]) -> Update:
+    """UPDATE of one node's columns, only from the statuses ``status`` may follow."""
+    return (
+        update(node_results)
+        .where(
+            node_results.c.execution_id == bindparam("where_execution_id"),
+            node_results.c.node_id == bindparam("where_node_id"),
+            # Constant statuses inline, so the statement needs no per-call IN expansion.
+            node_results.c.status.in_(
+                [literal_column(f"'{source}'") for source in sorted(NODE_TRANSITIONS[status])]
+            ),
+        )
+        .values({column: bindparam(column) for column in columns})
+    )
 
 
 def _unfinished_nodes(connection: Connection, execution_id: str) -> Iterable[str]:

@@ -106,7 +106,6 @@ executions = Table(
     Column("input", JSON),
     Column("output", JSON),
     Column("error", JSON),
-    Column("last_seq", Integer, nullable=False, default=0),
     Column("owner", String(255)),
     Column("heartbeat_at", UtcTimestamp),
     Column("created_at", UtcTimestamp, nullable=False),

@@ -1,0 +1,132 @@
+"""Engine throughput on a SQLite file: a chain of 1,000 echo nodes and a 1→1,000→1 fan-out.
+
+Prints nodes per second and the per-node overhead, next to the floor: the cost of three
+SQLite commits per node (WAL, synchronous NORMAL), measured in the same run both through
+plain sqlite3 and through SQLAlchemy Core inside an asyncio loop. Prints; asserts nothing.
+
+    .venv/bin/python bench/engine.py [--nodes 1000]
+"""
+
+import argparse
+import asyncio
+import logging
+import sqlite3
+import tempfile
+import time
+from pathlib import Path
+
+from sqlalchemy import Column, Integer, MetaData, String, Table, bindparam, insert, update
+
+from studio.engine.agent_kinds.registry import default_kind_registry
+from studio.engine.events import EventBus
+from studio.engine.runner import RunnerSettings, StepRunner
+from studio.model import AgentDefinition, AgentRegistry, Workflow
+from studio.store import ExecutionRepository, WorkflowRepository, open_database
+
+COMMITS_PER_NODE = 3
+
+
+def chain_workflow(count: int) -> Workflow:
+    """``count`` echo nodes in a row."""
+    nodes = [{"id": f"n{i}", "agentId": "echo"} for i in range(count)]
+    edges = [{"source": f"n{i}", "target": f"n{i + 1}"} for i in range(count - 1)]
+    return Workflow.model_validate({"name": f"chain of {count}", "nodes": nodes, "edges": edges})
+
+
+def fan_out_workflow(width: int) -> Workflow:
+    """One echo node, ``width`` echo nodes after it, one joining them."""
+    nodes = [{"id": "split", "agentId": "echo"}, {"id": "join", "agentId": "echo"}]
+    nodes += [{"id": f"w{i}", "agentId": "echo"} for i in range(width)]
+    edges = [{"source": "split", "target": f"w{i}"} for i in range(width)]
+    edges += [{"source": f"w{i}", "target": "join"} for i in range(width)]
+    return Workflow.model_validate({"name": f"fan-out {width}", "nodes": nodes, "edges": edges})
+
+
+def time_engine(folder: Path, workflow: Workflow, concurrency: int) -> tuple[float, str]:
+    """Seconds to run the workflow from start to completed, and the final status."""
+    database = open_database(folder / f"{workflow.name}.db")
+    agents = AgentRegistry()
+    agents.add(AgentDefinition(id="echo", name="Echo", kind="echo"))
+    workflows, executions = WorkflowRepository(database), ExecutionRepository(database)
+    stored = workflows.create(workflow)
+    published, _ = workflows.publish(stored.id, agents)
+    runner = StepRunner(workflows, executions, agents, default_kind_registry(), EventBus(),
+                        RunnerSettings(concurrency=concurrency))
+    began = time.perf_counter()
+    record = asyncio.run(runner.execute(published.id, {"message": "hi"}))
+    elapsed = time.perf_counter() - began
+    database.close()
+    return elapsed, record.status
+
+
+def sqlite3_floor(folder: Path, nodes: int) -> float:
+    """Seconds for three commits per node with the sqlite3 module alone."""
+    connection = sqlite3.connect(folder / "floor-sqlite3.db", isolation_level=None)
+    connection.execute("PRAGMA journal_mode=WAL")
+    connection.execute("PRAGMA synchronous=NORMAL")
+    connection.execute("CREATE TABLE t (id INTEGER PRIMARY KEY, status TEXT)")
+    began = time.perf_counter()
+    for node in range(nodes):
+        for step in range(COMMITS_PER_NODE):
+            connection.execute("BEGIN IMMEDIATE")
+            if step == 0:
+                connection.execute("INSERT INTO t VALUES (?, 'pending')", (node,))
+            else:
+                connection.execute("UPDATE t SET status = ? WHERE id = ?", (str(step), node))
+            connection.execute("COMMIT")
+    elapsed = time.perf_counter() - began
+    connection.close()
+    return elapsed
+
+
+def sqlalchemy_floor(folder: Path, nodes: int) -> float:
+    """Seconds for three SQLAlchemy Core commits per node, one await between each."""
+    database = open_database(folder / "floor-sqlalchemy.db", migrate_schema=False)
+    table = Table("t", MetaData(), Column("id", Integer, primary_key=True), Column("status", String))
+    table.metadata.create_all(database.engine)
+    add = insert(table)
+    change = update(table).where(table.c.id == bindparam("node")).values(status=bindparam("status"))
+
+    async def loop() -> None:
+        for node in range(nodes):
+            with database.write() as connection:
+                connection.execute(add, {"id": node, "status": "pending"})
+            await asyncio.sleep(0)
+            for step in (1, 2):
+                with database.write() as connection:
+                    connection.execute(change, {"node": node, "status": str(step)})
+                await asyncio.sleep(0)
+
+    began = time.perf_counter()
+    asyncio.run(loop())
+    elapsed = time.perf_counter() - began
+    database.close()
+    return elapsed
+
+
+def report(name: str, nodes: int, seconds: float, floor_per_node: float, status: str) -> None:
+    per_node = seconds / nodes * 1000
+    print(f"{name:<22} {nodes:>6} nodes  {seconds:6.3f} s  {nodes / seconds:8.0f} nodes/s  "
+          f"{per_node:6.3f} ms/node  {per_node / floor_per_node:4.2f}x floor  ({status})")
+
+
+def main() -> None:
+    parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    parser.add_argument("--nodes", type=int, default=1000)
+    parser.add_argument("--concurrency", type=int, default=8)
+    args = parser.parse_args()
+    logging.getLogger("studio").setLevel(logging.WARNING)
+    with tempfile.TemporaryDirectory() as tmp:
+        folder = Path(tmp)
+        raw = sqlite3_floor(folder, args.nodes) / args.nodes * 1000
+        core = sqlalchemy_floor(folder, args.nodes) / args.nodes * 1000
+        print(f"floor: 3 commits/node  sqlite3 {raw:.3f} ms/node   SQLAlchemy Core+asyncio {core:.3f} ms/node")
+        chain_seconds, chain_status = time_engine(folder, chain_workflow(args.nodes), args.concurrency)
+        report("chain", args.nodes, chain_seconds, core, chain_status)
+        fan = fan_out_workflow(args.nodes)
+        fan_seconds, fan_status = time_engine(folder, fan, args.concurrency)
+        report("fan-out 1→N→1", len(fan.nodes), fan_seconds, core, fan_status)
+
+
+if __name__ == "__main__":
+    main()
