@@ -50,8 +50,14 @@ def time_engine(folder: Path, workflow: Workflow, concurrency: int) -> tuple[flo
     workflows, executions = WorkflowRepository(database), ExecutionRepository(database)
     stored = workflows.create(workflow)
     published, _ = workflows.publish(stored.id, agents)
-    runner = StepRunner(workflows, executions, agents, default_kind_registry(), EventBus(),
-                        RunnerSettings(concurrency=concurrency))
+    runner = StepRunner(
+        workflows,
+        executions,
+        agents,
+        default_kind_registry(),
+        EventBus(),
+        RunnerSettings(concurrency=concurrency),
+    )
     began = time.perf_counter()
     record = asyncio.run(runner.execute(published.id, {"message": "hi"}))
     elapsed = time.perf_counter() - began
@@ -82,7 +88,9 @@ def sqlite3_floor(folder: Path, nodes: int) -> float:
 def sqlalchemy_floor(folder: Path, nodes: int) -> float:
     """Seconds for three SQLAlchemy Core commits per node, one await between each."""
     database = open_database(folder / "floor-sqlalchemy.db", migrate_schema=False)
-    table = Table("t", MetaData(), Column("id", Integer, primary_key=True), Column("status", String))
+    table = Table(
+        "t", MetaData(), Column("id", Integer, primary_key=True), Column("status", String)
+    )
     table.metadata.create_all(database.engine)
     add = insert(table)
     change = update(table).where(table.c.id == bindparam("node")).values(status=bindparam("status"))
@@ -106,8 +114,10 @@ def sqlalchemy_floor(folder: Path, nodes: int) -> float:
 
 def report(name: str, nodes: int, seconds: float, floor_per_node: float, status: str) -> None:
     per_node = seconds / nodes * 1000
-    print(f"{name:<22} {nodes:>6} nodes  {seconds:6.3f} s  {nodes / seconds:8.0f} nodes/s  "
-          f"{per_node:6.3f} ms/node  {per_node / floor_per_node:4.2f}x floor  ({status})")
+    print(
+        f"{name:<22} {nodes:>6} nodes  {seconds:6.3f} s  {nodes / seconds:8.0f} nodes/s  "
+        f"{per_node:6.3f} ms/node  {per_node / floor_per_node:4.2f}x floor  ({status})"
+    )
 
 
 def main() -> None:
@@ -120,8 +130,12 @@ def main() -> None:
         folder = Path(tmp)
         raw = sqlite3_floor(folder, args.nodes) / args.nodes * 1000
         core = sqlalchemy_floor(folder, args.nodes) / args.nodes * 1000
-        print(f"floor: 3 commits/node  sqlite3 {raw:.3f} ms/node   SQLAlchemy Core+asyncio {core:.3f} ms/node")
-        chain_seconds, chain_status = time_engine(folder, chain_workflow(args.nodes), args.concurrency)
+        print(
+            f"floor: 3 commits/node  sqlite3 {raw:.3f} ms/node   "
+            f"SQLAlchemy Core+asyncio {core:.3f} ms/node"
+        )
+        chain = chain_workflow(args.nodes)
+        chain_seconds, chain_status = time_engine(folder, chain, args.concurrency)
         report("chain", args.nodes, chain_seconds, core, chain_status)
         fan = fan_out_workflow(args.nodes)
         fan_seconds, fan_status = time_engine(folder, fan, args.concurrency)
