@@ -48,7 +48,7 @@ class FailingKind(AgentKind):
 class Harness:
     """Repositories, registries and a runner sharing one SQLite file."""
 
-    path: Path
+    target: str
     workflows: WorkflowRepository
     executions: ExecutionRepository
     agents: AgentRegistry
@@ -69,7 +69,7 @@ class Harness:
 
     def another_runner(self, **settings: Any) -> StepRunner:
         """A second runner on its own connection to the same file, as another process would be."""
-        database = open_database(self.path)
+        database = open_database(self.target)
         return StepRunner(
             WorkflowRepository(database),
             ExecutionRepository(database),
@@ -101,15 +101,15 @@ TEST_AGENTS = [
 ]
 
 
-def make_harness(tmp_path: Path, **settings: Any) -> Harness:
-    """A harness on ``tmp_path/studio.db``, recording every announced event."""
-    path = tmp_path / "studio.db"
-    database = open_database(path)
+def make_harness(tmp_path: Path, database: str | None = None, **settings: Any) -> Harness:
+    """A harness on ``tmp_path/studio.db`` (or on ``database``), recording announced events."""
+    target = database or str(tmp_path / "studio.db")
+    opened = open_database(target)
     agents = AgentRegistry()
     for definition in TEST_AGENTS:
         agents.add(definition)
     bus = EventBus()
-    workflows, executions = WorkflowRepository(database), ExecutionRepository(database)
+    workflows, executions = WorkflowRepository(opened), ExecutionRepository(opened)
     runner = StepRunner(
         workflows,
         executions,
@@ -119,7 +119,7 @@ def make_harness(tmp_path: Path, **settings: Any) -> Harness:
         RunnerSettings(**settings),
         random.Random(7),
     )
-    harness = Harness(path, workflows, executions, agents, runner, bus)
+    harness = Harness(target, workflows, executions, agents, runner, bus)
     bus.subscribe(harness.events.append)
     return harness
 

@@ -7,6 +7,7 @@ from collections.abc import Sequence
 from studio import __version__
 from studio.cli import desktop, runs, validation
 from studio.cli.shared import EXIT_UNREADABLE
+from studio.model.errors import StudioError
 
 
 def main(argv: Sequence[str] | None = None) -> int:
@@ -19,6 +20,9 @@ def main(argv: Sequence[str] | None = None) -> int:
         print("studio: interrupted", file=sys.stderr)
         return 130
     except BrokenPipeError:
+        return EXIT_UNREADABLE
+    except StudioError as failure:  # e.g. a database that cannot be opened
+        print(f"studio: {failure}", file=sys.stderr)
         return EXIT_UNREADABLE
 
 

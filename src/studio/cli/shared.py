@@ -3,8 +3,10 @@
 import argparse
 import sys
 from pathlib import Path
+from typing import TYPE_CHECKING
 
-from studio.workspace import Workspace
+if TYPE_CHECKING:
+    from studio.workspace import Workspace
 
 EXIT_OK, EXIT_INVALID, EXIT_UNREADABLE = 0, 1, 2
 
@@ -32,8 +34,12 @@ def add_json_option(parser: argparse.ArgumentParser) -> None:
     parser.add_argument("--json", action="store_true", help="print one JSON document")
 
 
-def workspace_for(args: argparse.Namespace) -> Workspace:
+def workspace_for(args: argparse.Namespace) -> "Workspace":
     """The workspace the arguments describe; agent files that failed to load are reported."""
+    # Imported here: the engine and the database layer are not needed by `--version`,
+    # `validate` or `--help`, which should start at once.
+    from studio.workspace import Workspace
+
     workspace = Workspace(
         agent_dirs=[Path(folder) for folder in args.agents], database=getattr(args, "db", None)
     )

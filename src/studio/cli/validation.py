@@ -19,7 +19,6 @@ from studio.model import (
     read_definition,
     validate_definition,
 )
-from studio.workspace import Workspace
 
 
 def add_commands(commands: argparse._SubParsersAction) -> None:
@@ -79,6 +78,8 @@ def print_problems(file: str, problems: list[Problem], *, publish: bool) -> None
 
 def run_blueprints_list(args: argparse.Namespace) -> int:
     """``studio blueprints list``: the seed blueprints, by name."""
+    from studio.workspace import Workspace  # the engine is not needed to list blueprints
+
     workspace = Workspace()
     for failure in workspace.blueprint_failures:
         print(f"studio: warning: skipped blueprint {failure}", file=sys.stderr)

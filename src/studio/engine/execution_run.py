@@ -55,7 +55,8 @@ class ExecutionRun:
             for nid in self.plan.node_ids
         }
         self.candidates = {
-            nid for nid, count in self.unfinished_predecessors.items()
+            nid
+            for nid, count in self.unfinished_predecessors.items()
             if count == 0 and self.statuses[nid] != COMPLETED
         }
         self.ready: dict[str, None] = {}  # an ordered set, in topological order

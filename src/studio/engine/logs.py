@@ -6,6 +6,8 @@ import sys
 from datetime import UTC, datetime
 from pathlib import Path
 
+COMPONENTS = {"studio.engine.runner": "StepRunner"}
+"""Logger names shown under the component names operators know."""
 LOG_FIELDS = (
     "executionId",
     "workflowId",
@@ -26,7 +28,7 @@ class JsonLogFormatter(logging.Formatter):
     def format(self, record: logging.LogRecord) -> str:
         entry = {
             "level": "WARN" if record.levelno == logging.WARNING else record.levelname,
-            "component": getattr(record, "component", record.name),
+            "component": getattr(record, "component", COMPONENTS.get(record.name, record.name)),
             "message": record.getMessage(),
         }
         for name in LOG_FIELDS:

@@ -1,7 +1,15 @@
 """The only place that writes SQL: database setup, schema, migrations and repositories."""
 
 from studio.store.database import Database, open_database
+from studio.store.errors import DatabaseError, SchemaTooNewError
 from studio.store.executions import ExecutionRepository
 from studio.store.workflows import WorkflowRepository
 
-__all__ = ["Database", "ExecutionRepository", "WorkflowRepository", "open_database"]
+__all__ = [
+    "Database",
+    "DatabaseError",
+    "ExecutionRepository",
+    "SchemaTooNewError",
+    "WorkflowRepository",
+    "open_database",
+]

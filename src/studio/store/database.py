@@ -1,21 +1,21 @@
 """Opening a database deliberately: SQLite with WAL, foreign keys, a busy timeout and
 writes that take the write lock up front; or any other SQLAlchemy URL (PostgreSQL)."""
 
+import sqlite3
+import time
 from collections.abc import Iterator
 from contextlib import contextmanager
 from pathlib import Path
 
 from sqlalchemy import Connection, Engine, create_engine, event
 from sqlalchemy.engine import make_url
-from sqlalchemy.exc import ArgumentError
+from sqlalchemy.exc import ArgumentError, NoSuchModuleError
+from sqlalchemy.exc import DatabaseError as DriverDatabaseError
 
+from studio.store.errors import DatabaseError
 from studio.store.migrations import migrate
 
 BUSY_TIMEOUT_MS = 10_000
-
-
-class DatabaseError(Exception):
-    """The database cannot be opened or is not one Studio can use."""
 
 
 class Database:
@@ -51,6 +51,9 @@ class Database:
 def database_url(target: str | Path) -> str:
     """A SQLAlchemy URL for a URL or a plain file path (which means a SQLite file)."""
     text = str(target)
+    if text.startswith(("postgresql://", "postgres://")):
+        # psycopg 3 is the driver Studio ships with (the ``postgres`` extra).
+        return "postgresql+psycopg://" + text.split("://", 1)[1]
     if "://" in text:
         return text
     return f"sqlite:///{Path(text).expanduser().resolve()}"
@@ -65,12 +68,25 @@ def open_database(target: str | Path, *, migrate_schema: bool = True) -> Databas
         raise DatabaseError(f"'{target}' is not a database URL or file path") from failure
     if parsed.get_backend_name() == "sqlite" and parsed.database not in (None, "", ":memory:"):
         Path(parsed.database).parent.mkdir(parents=True, exist_ok=True)
-    engine = create_engine(parsed, connect_args=_connect_args(parsed.get_backend_name()))
+    try:
+        engine = create_engine(parsed, connect_args=_connect_args(parsed.get_backend_name()))
+    except (ArgumentError, NoSuchModuleError, ImportError) as failure:
+        raise DatabaseError(
+            f"cannot use {parsed.render_as_string(hide_password=True)}: {failure}. "
+            "For PostgreSQL install Studio with the postgres extra: pip install 'studio[postgres]'"
+        ) from failure
     if engine.dialect.name == "sqlite":
         _configure_sqlite(engine)
     database = Database(engine)
-    if migrate_schema:
-        migrate(database)
+    try:
+        if migrate_schema:
+            migrate(database)
+        else:
+            database.engine.connect().close()
+    except DriverDatabaseError as failure:
+        database.close()
+        reason = getattr(failure, "orig", None) or failure
+        raise DatabaseError(f"cannot open the database {database.url}: {reason}") from failure
     return database
 
 
@@ -87,10 +103,10 @@ def _configure_sqlite(engine: Engine) -> None:
         # Leave transaction control to SQLAlchemy's begin event below, not to pysqlite.
         dbapi_connection.isolation_level = None
         cursor = dbapi_connection.cursor()
-        cursor.execute("PRAGMA journal_mode=WAL")
+        cursor.execute(f"PRAGMA busy_timeout={BUSY_TIMEOUT_MS}")
+        _switch_to_wal(cursor)
         cursor.execute("PRAGMA synchronous=NORMAL")
         cursor.execute("PRAGMA foreign_keys=ON")
-        cursor.execute(f"PRAGMA busy_timeout={BUSY_TIMEOUT_MS}")
         cursor.close()
 
     @event.listens_for(engine, "begin")
@@ -99,3 +115,18 @@ def _configure_sqlite(engine: Engine) -> None:
         # Straight to the driver: this runs for every transaction, so it skips SQLAlchemy's
         # statement machinery.
         connection.connection.driver_connection.execute(f"BEGIN {mode}")
+
+
+def _switch_to_wal(cursor) -> None:
+    """Turn on WAL, waiting like any write would: SQLite's busy handler skips this pragma."""
+    deadline = time.monotonic() + BUSY_TIMEOUT_MS / 1000
+    pause = 0.005
+    while True:
+        try:
+            cursor.execute("PRAGMA journal_mode=WAL")
+            return
+        except sqlite3.OperationalError as failure:
+            if "locked" not in str(failure) or time.monotonic() + pause > deadline:
+                raise
+            time.sleep(pause)
+            pause = min(pause * 2, 0.1)

@@ -313,12 +313,18 @@ def _append_event(
         "payload": payload,
         "created_at": now,
     }
+    if connection.dialect.name != "sqlite":
+        # SQLite's write lock already serialises writers; elsewhere lock the execution row.
+        connection.execute(_LOCK_EXECUTION, {"where_id": execution_id})
     seq = connection.execute(_INSERT_EVENT, params).scalar_one()
     return ExecutionEvent(execution_id, seq, event_type, node_id, payload, now)
 
 
 # The hot path reuses statements built once, so SQLAlchemy compiles each only once.
 _events = execution_events.c
+_LOCK_EXECUTION = (
+    select(executions.c.id).where(executions.c.id == bindparam("where_id")).with_for_update()
+)
 _INSERT_EVENT = (
     insert(execution_events)
     .from_select(

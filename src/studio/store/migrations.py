@@ -6,6 +6,7 @@ from typing import TYPE_CHECKING
 from sqlalchemy import Connection, inspect, select
 
 from studio.store import schema
+from studio.store.errors import SchemaTooNewError
 
 if TYPE_CHECKING:
     from studio.store.database import Database
@@ -29,10 +30,6 @@ MIGRATIONS: list[tuple[int, Migration]] = [(1, _create_version_1)]
 """Each step brings the schema to its version number; append, never edit, a step."""
 
 SCHEMA_VERSION = MIGRATIONS[-1][0]
-
-
-class SchemaTooNewError(Exception):
-    """The database was written by a newer Studio."""
 
 
 def current_version(connection: Connection) -> int:

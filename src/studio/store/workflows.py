@@ -121,6 +121,8 @@ class WorkflowRepository:
             current = _workflow_from_row(_fetch_row(connection, workflow_id))
             if current.status == "DRAFT":
                 return current
+            if current.is_blueprint:
+                raise NotAllowedError(BLUEPRINT_READ_ONLY)
             version = expected_version if expected_version is not None else current.version
             return _write_version(
                 connection, current.model_copy(update={"status": "DRAFT"}), version
@@ -167,8 +169,14 @@ class WorkflowRepository:
         )
 
 
+_LARGEST_VERSION = 2**62
+"""Versions stay far inside a 64-bit integer; anything beyond cannot be the current one."""
+
+
 def _write_version(connection: Connection, workflow: Workflow, expected_version: int) -> Workflow:
     """Write ``workflow`` as version expected+1 if the live row is still at expected."""
+    if not 1 <= expected_version < _LARGEST_VERSION:
+        raise ConflictError(WORKFLOW_CONFLICT)
     stored = workflow.model_copy(update={"version": expected_version + 1, "updated_at": utc_now()})
     values = _row_values(stored)
     values.pop("id")

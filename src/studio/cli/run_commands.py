@@ -1,0 +1,194 @@
+"""What ``studio run``, ``resume``, ``cancel`` and ``executions`` do: the engine from a terminal."""
+
+import argparse
+import asyncio
+import json
+import sys
+from pathlib import Path
+from typing import Any
+
+from studio.cli.progress import ProgressPrinter
+from studio.cli.shared import (
+    EXIT_INVALID,
+    EXIT_OK,
+    fail,
+    workspace_for,
+)
+from studio.cli.validation import report_unreadable
+from studio.engine.logs import configure_logging
+from studio.engine.runner import ExecutionBusyError, StepRunner
+from studio.model import DefinitionError, WorkflowFileError
+from studio.model.errors import StudioError
+from studio.model.execution import COMPLETED, ExecutionRecord
+from studio.workspace import PublishRefusedError, Workspace
+
+
+def run_run(args: argparse.Namespace) -> int:
+    """``studio run``: exit 0 completed, 1 failed or cancelled, 2 could not start."""
+    workspace = _workspace(args)
+    try:
+        execution_input = parse_input(args.input)
+        workflow = _workflow_to_run(workspace, args.target)
+        record = workspace.runner().start(workflow.id, execution_input)
+    except WorkflowFileError as failure:
+        return report_unreadable(args, failure)
+    except (DefinitionError, PublishRefusedError) as refused:
+        for problem in refused.problems:
+            print(f"{args.target}: {problem.describe()}", file=sys.stderr)
+        return fail(f"{args.target} cannot run: it does not pass publish validation")
+    except (StudioError, ValueError) as failure:
+        return fail(str(failure))
+    return _drive(workspace, args, record.execution_id, len(record.node_results))
+
+
+def run_resume(args: argparse.Namespace) -> int:
+    """``studio resume``: continue from the store alone; completed nodes are not run again."""
+    workspace = _workspace(args)
+    try:
+        record = workspace.executions.get(args.execution_id)
+    except StudioError as failure:
+        return fail(str(failure))
+    return _drive(workspace, args, record.execution_id, len(record.node_results))
+
+
+def run_cancel(args: argparse.Namespace) -> int:
+    """``studio cancel``: a finished execution is reported unchanged."""
+    workspace = workspace_for(args)
+    try:
+        record = workspace.runner().cancel(args.execution_id)
+    except StudioError as failure:
+        return fail(str(failure))
+    _print_record(record, args.json)
+    return EXIT_OK
+
+
+def run_executions_list(args: argparse.Namespace) -> int:
+    """``studio executions list``."""
+    workspace = workspace_for(args)
+    records = workspace.executions.find(workflow_id=args.workflow, status=args.status)
+    if args.json:
+        print(json.dumps([_summary(record) for record in records], indent=2))
+        return EXIT_OK
+    for record in records:
+        summary = _summary(record)
+        print(
+            f"{record.execution_id}  {record.status:<9}  v{record.workflow_version:<3} "
+            f"{summary['startedAt'] or '-':<27}  {_duration_text(summary['durationSeconds'])}"
+        )
+    return EXIT_OK
+
+
+def run_executions_show(args: argparse.Namespace) -> int:
+    """``studio executions show ID``."""
+    workspace = workspace_for(args)
+    try:
+        record = workspace.executions.get(args.execution_id)
+    except StudioError as failure:
+        return fail(str(failure))
+    events = workspace.executions.events(record.execution_id) if args.events else None
+    if args.json:
+        document = record.to_data()
+        if events is not None:
+            document["events"] = [event.to_data() for event in events]
+        print(json.dumps(document, indent=2))
+        return EXIT_OK
+    _print_record(record, False)
+    for event in events or []:
+        node = event.node_id or ""
+        print(f"  #{event.seq:<4} {event.type:<20} {node:<24} {json.dumps(event.payload)}")
+    return EXIT_OK
+
+
+def parse_input(text: str | None) -> Any:
+    """``--input``: JSON text, or ``@path`` to a JSON file; nothing means null."""
+    if text is None:
+        return None
+    source = "--input"
+    if text.startswith("@"):
+        source = text[1:]
+        try:
+            text = Path(source).read_text(encoding="utf-8")
+        except OSError as failure:
+            raise ValueError(f"cannot read the input file {source}: {failure}") from failure
+    try:
+        return json.loads(text)
+    except json.JSONDecodeError as failure:
+        raise ValueError(
+            f"{source} is not valid JSON: {failure.msg} at line {failure.lineno}, "
+            f"column {failure.colno}"
+        ) from failure
+
+
+def _workspace(args: argparse.Namespace) -> Workspace:
+    workspace = workspace_for(args)
+    configure_logging(workspace.log_file, json_to_stderr=args.log_json)
+    return workspace
+
+
+def _workflow_to_run(workspace: Workspace, target: str):
+    path = Path(target)
+    if path.suffix.lower() in (".yaml", ".yml", ".json") or path.is_file():
+        return workspace.import_and_publish(path)
+    return workspace.workflows.get(target)
+
+
+def _drive(workspace: Workspace, args: argparse.Namespace, execution_id: str, nodes: int) -> int:
+    runner = workspace.runner()
+    if not args.quiet:
+        workspace.bus.subscribe(ProgressPrinter(nodes))
+    try:
+        record = asyncio.run(_run_until_done(runner, execution_id))
+    except KeyboardInterrupt:
+        record = runner.cancel(execution_id)
+        print("studio: interrupted; the execution was cancelled", file=sys.stderr)
+    except ExecutionBusyError as busy:
+        return fail(str(busy))
+    _print_record(record, args.json)
+    return EXIT_OK if record.status == COMPLETED else EXIT_INVALID
+
+
+async def _run_until_done(runner: StepRunner, execution_id: str) -> ExecutionRecord:
+    return await runner.run(execution_id)
+
+
+def _print_record(record: ExecutionRecord, as_json: bool) -> None:
+    if as_json:
+        print(json.dumps(record.to_data(), indent=2))
+        return
+    summary = _summary(record)
+    print(
+        f"execution {record.execution_id}: {record.status} "
+        f"({_duration_text(summary['durationSeconds'])})"
+    )
+    for node_id, result in record.node_results.items():
+        retries = f", {result.retry_count} retries" if result.retry_count else ""
+        error = (
+            f" — {result.error.get('type')}: {result.error.get('message')}" if result.error else ""
+        )
+        print(f"  {node_id:<24} {result.status:<9}{retries}{error}")
+    if record.error:
+        print(f"  error: {record.error.get('message')}")
+    if record.status == COMPLETED:
+        print(f"  output: {json.dumps(record.output)}")
+
+
+def _summary(record: ExecutionRecord) -> dict[str, Any]:
+    data = record.to_data()
+    duration = None
+    if record.started_at and record.completed_at:
+        duration = (record.completed_at - record.started_at).total_seconds()
+    return {
+        key: data[key]
+        for key in (
+            "executionId",
+            "workflowId",
+            "workflowVersion",
+            "status",
+            "startedAt",
+            "completedAt",
+        )
+    } | {"durationSeconds": duration}
+
+
+def _duration_text(seconds: float | None) -> str:
+    return "-" if seconds is None else f"{seconds:.2f} s"
