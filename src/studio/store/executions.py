@@ -23,6 +23,7 @@ from sqlalchemy import (
     select,
     update,
 )
+from sqlalchemy.dialects.sqlite import dialect as sqlite_dialect
 
 from studio.model import Workflow
 from studio.model.errors import EXECUTION_NOT_FOUND, NotFoundError
@@ -39,6 +40,7 @@ from studio.model.execution import (
     NodeResult,
 )
 from studio.store.database import Database
+from studio.store.driver_statements import DriverStatement, compile_for_driver
 from studio.store.schema import (
     UtcTimestamp,
     execution_events,
@@ -198,10 +200,14 @@ class ExecutionRepository:
             values["started_at"] = now
         if status in NODE_TERMINAL and "completed_at" not in fields:
             values["completed_at"] = now
-        statement = _node_update(status, tuple(sorted(values)))
+        columns = tuple(sorted(values))
         params = {**values, "where_execution_id": execution_id, "where_node_id": node_id}
         with self.database.write() as connection:
-            if connection.execute(statement, params).rowcount != 1:
+            if connection.dialect.name == "sqlite":
+                changed = _sqlite_node_update(status, columns).execute(connection, params).rowcount
+            else:
+                changed = connection.execute(_node_update(status, columns), params).rowcount
+            if changed != 1:
                 return None
             return _append_event(connection, execution_id, event_type, node_id, payload or {}, now)
 
@@ -313,10 +319,12 @@ def _append_event(
         "payload": payload,
         "created_at": now,
     }
-    if connection.dialect.name != "sqlite":
-        # SQLite's write lock already serialises writers; elsewhere lock the execution row.
+    if connection.dialect.name == "sqlite":
+        # SQLite's write lock already keeps the numbers gapless.
+        seq = _SQLITE_INSERT_EVENT.execute(connection, params).fetchone()[0]
+    else:
         connection.execute(_LOCK_EXECUTION, {"where_id": execution_id})
-    seq = connection.execute(_INSERT_EVENT, params).scalar_one()
+        seq = connection.execute(_INSERT_EVENT, params).scalar_one()
     return ExecutionEvent(execution_id, seq, event_type, node_id, payload, now)
 
 
@@ -340,6 +348,16 @@ _INSERT_EVENT = (
     )
     .returning(_events.seq)
 )
+
+
+_SQLITE = sqlite_dialect()
+_SQLITE_INSERT_EVENT = compile_for_driver(_INSERT_EVENT, _SQLITE)
+
+
+@lru_cache(maxsize=128)
+def _sqlite_node_update(status: str, columns: tuple[str, ...]) -> DriverStatement:
+    """The node update compiled for the SQLite driver."""
+    return compile_for_driver(_node_update(status, columns), _SQLITE)
 
 
 @lru_cache(maxsize=128)

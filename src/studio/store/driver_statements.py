@@ -1,0 +1,44 @@
+"""Hot-path statements run straight on the SQLite driver.
+
+SQLAlchemy's execute machinery costs about as much as SQLite's own work for a one-row
+update. For the few statements the step runner issues per node transition, the Core
+statement is compiled once to SQL text plus its parameter order and type converters, and
+then run on the driver connection inside the same SQLAlchemy transaction.
+"""
+
+from collections.abc import Callable, Mapping
+from dataclasses import dataclass
+from typing import Any
+
+from sqlalchemy import Connection, Dialect
+from sqlalchemy.sql import ClauseElement
+
+
+@dataclass(frozen=True)
+class DriverStatement:
+    """A statement compiled for one dialect: SQL text, parameter names and converters."""
+
+    sql: str
+    names: tuple[str, ...]
+    converters: tuple[Callable[[Any], Any] | None, ...]
+    constants: Mapping[str, Any]
+
+    def parameters(self, values: Mapping[str, Any]) -> tuple[Any, ...]:
+        """Positional driver parameters from named values, converted as SQLAlchemy would."""
+        ordered = (values[name] if name in values else self.constants[name] for name in self.names)
+        return tuple(
+            value if convert is None or value is None else convert(value)
+            for value, convert in zip(ordered, self.converters, strict=True)
+        )
+
+    def execute(self, connection: Connection, values: Mapping[str, Any]) -> Any:
+        """Run on the connection's driver connection (in its current transaction)."""
+        return connection.connection.driver_connection.execute(self.sql, self.parameters(values))
+
+
+def compile_for_driver(statement: ClauseElement, dialect: Dialect) -> DriverStatement:
+    """Compile a Core statement with positional parameters into a DriverStatement."""
+    compiled = statement.compile(dialect=dialect)
+    names = tuple(compiled.positiontup or ())
+    converters = tuple(compiled.binds[name].type.bind_processor(dialect) for name in names)
+    return DriverStatement(str(compiled), names, converters, dict(compiled.params))
