@@ -67,6 +67,21 @@ class Harness:
         """Start and drive an execution to its end."""
         return asyncio.run(self.runner.execute(workflow.id, execution_input))
 
+    def run_and_cancel_when_running(self, workflow: Workflow, node_id: str, timeout: float = 10):
+        """Start a run, cancel it once ``node_id`` is running, and return the final record."""
+
+        async def scenario():
+            record = self.runner.start(workflow.id)
+            task = asyncio.ensure_future(self.runner.run(record.execution_id))
+            while (
+                self.executions.get(record.execution_id).node_results[node_id].status != "running"
+            ):
+                await asyncio.sleep(0.02)
+            self.runner.cancel(record.execution_id)
+            return await asyncio.wait_for(task, timeout)
+
+        return asyncio.run(scenario())
+
     def another_runner(self, **settings: Any) -> StepRunner:
         """A second runner on its own connection to the same file, as another process would be."""
         database = open_database(self.target)

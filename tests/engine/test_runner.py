@@ -231,15 +231,7 @@ def test_cancel_stops_a_running_execution_and_a_second_cancel_changes_nothing(
         }
     )
 
-    async def run_then_cancel():
-        record = harness.runner.start(workflow.id)
-        task = asyncio.ensure_future(harness.runner.run(record.execution_id))
-        while harness.executions.get(record.execution_id).node_results["slow"].status != "running":
-            await asyncio.sleep(0.02)
-        harness.runner.cancel(record.execution_id)
-        return await asyncio.wait_for(task, 5)
-
-    record = asyncio.run(run_then_cancel())
+    record = harness.run_and_cancel_when_running(workflow, "slow")
     assert record.status == "cancelled"
     assert record.node_results["slow"].status == "cancelled"
     again = harness.runner.cancel(record.execution_id)

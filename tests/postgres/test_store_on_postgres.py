@@ -1,6 +1,5 @@
 """The same schema, repositories and runner on a real PostgreSQL server."""
 
-import asyncio
 import threading
 from pathlib import Path
 
@@ -110,12 +109,4 @@ def test_cancel_on_postgres(postgres_url: str, tmp_path: Path) -> None:
         }
     )
 
-    async def run_then_cancel():
-        record = harness.runner.start(workflow.id)
-        task = asyncio.ensure_future(harness.runner.run(record.execution_id))
-        while harness.executions.get(record.execution_id).node_results["slow"].status != "running":
-            await asyncio.sleep(0.02)
-        harness.runner.cancel(record.execution_id)
-        return await asyncio.wait_for(task, 10)
-
-    assert asyncio.run(run_then_cancel()).status == "cancelled"
+    assert harness.run_and_cancel_when_running(workflow, "slow").status == "cancelled"
