@@ -1,6 +1,7 @@
 """What an agent kind is: a class that runs one node once and returns its JSON output."""
 
 from abc import ABC, abstractmethod
+from collections.abc import Mapping
 from dataclasses import dataclass, field
 from typing import Any, ClassVar
 
@@ -20,10 +21,17 @@ class AgentCall:
     configuration: dict[str, Any] = field(default_factory=dict)
     attempt: int = 0
     timeout: float = 60.0
+    secrets: Mapping[str, str] = field(default_factory=dict, repr=False)
+    """Credential values resolved for this call only; never stored, logged or exported."""
 
     def template_context(self) -> dict[str, Any]:
         """The names a ``${...}`` substitution may start with."""
-        return {"input": self.input, "parameters": self.parameters, "config": self.configuration}
+        return {
+            "input": self.input,
+            "parameters": self.parameters,
+            "config": self.configuration,
+            "credentials": dict(self.secrets),
+        }
 
 
 class AgentError(Exception):
