@@ -7,6 +7,7 @@ from functools import cached_property
 from pathlib import Path
 
 import platformdirs
+from pydantic import ValidationError
 
 from studio.bundled import blueprints_dir, builtin_agents_dir
 from studio.engine.agent_kinds.registry import KindRegistry, default_kind_registry
@@ -17,12 +18,16 @@ from studio.model import (
     Blueprint,
     Problem,
     Workflow,
+    WorkflowFileError,
     has_errors,
     load_blueprint_folder,
     load_workflow,
+    read_definition,
 )
+from studio.model.governance import GovernanceSettings
 from studio.model.publish_rules import publish_problems
 from studio.store import Database, ExecutionRepository, WorkflowRepository, open_database
+from studio.store.human_tasks import HumanTaskRepository
 
 DATA_DIR_VARIABLE = "STUDIO_DATA_DIR"
 DATABASE_VARIABLE = "STUDIO_DB"
@@ -72,6 +77,26 @@ class Workspace:
         """The structured JSON log of this workspace."""
         return self.data_dir / "logs" / "studio.log"
 
+    @property
+    def settings_file(self) -> Path:
+        """Workspace settings (YAML): the governance policy for every workflow."""
+        return self.data_dir / "settings.yaml"
+
+    @cached_property
+    def policy(self) -> GovernanceSettings:
+        """The workspace's governance policy; a workflow's own policy is added to it per run."""
+        if not self.settings_file.is_file():
+            return GovernanceSettings()
+        data = read_definition(self.settings_file) or {}
+        if not isinstance(data, dict):
+            raise WorkflowFileError(str(self.settings_file), "expected a mapping at the top")
+        try:
+            return GovernanceSettings.model_validate(data.get("governance") or {})
+        except ValidationError as invalid:
+            raise WorkflowFileError(
+                str(self.settings_file), f"invalid governance settings: {invalid}"
+            ) from invalid
+
     @cached_property
     def agents(self) -> AgentRegistry:
         """The agent registry, loaded once."""
@@ -114,8 +139,19 @@ class Workspace:
     def runner(self, settings: RunnerSettings | None = None) -> StepRunner:
         """A step runner over this workspace's store, agents and event bus."""
         return StepRunner(
-            self.workflows, self.executions, self.agents, self.kinds, self.bus, settings
+            self.workflows,
+            self.executions,
+            self.agents,
+            self.kinds,
+            self.bus,
+            settings,
+            policy=self.policy,
         )
+
+    @cached_property
+    def human_tasks(self) -> HumanTaskRepository:
+        """Approval requests and decisions."""
+        return HumanTaskRepository(self.database)
 
     def import_and_publish(self, path: Path) -> Workflow:
         """Load a workflow file and store it published, reusing an identical stored copy.

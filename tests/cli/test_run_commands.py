@@ -16,6 +16,7 @@ from typing import Any
 import pytest
 import yaml
 
+from studio.store.migrations import SCHEMA_VERSION
 from tests.cli_runner import REPO_ROOT, run_studio
 
 ECHO_DEMO = REPO_ROOT / "blueprints" / "echo-demo-workflow.yaml"
@@ -480,7 +481,7 @@ def test_a_database_from_a_newer_studio_is_refused_in_one_line(tmp_path: Path) -
     lines = result.stderr.strip().splitlines()
     assert len(lines) == 1
     assert lines[0].startswith("studio: ")
-    assert "schema version 99" in lines[0] and "up to 1" in lines[0]
+    assert "schema version 99" in lines[0] and f"up to {SCHEMA_VERSION}" in lines[0]
 
 
 def test_a_file_that_is_not_a_database_is_refused_in_one_line(tmp_path: Path) -> None:

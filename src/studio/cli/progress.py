@@ -14,15 +14,20 @@ _SYMBOLS = {
     "node.skipped": "–",
     "node.cancelled": "■",
     "node.interrupted": "!",
+    "node.waiting": "⏸",
+    "node.resumed": "↺",
+    "compensation.started": "↶",
+    "compensation.compensated": "↶",
+    "compensation.failed": "✗",
 }
 
 
 class ProgressPrinter:
     """Turns runner events into short lines a person can follow."""
 
-    def __init__(self, total_nodes: int, stream: TextIO = sys.stderr) -> None:
+    def __init__(self, total_nodes: int, stream: TextIO = sys.stderr, finished: int = 0) -> None:
         self.total, self.stream = total_nodes, stream
-        self.finished = 0
+        self.finished = finished
         self._started: dict[str, float] = {}
 
     def __call__(self, event: ExecutionEvent) -> None:
@@ -60,6 +65,12 @@ class ProgressPrinter:
         if event.type == "node.failed":
             error = payload.get("error", {})
             return f"failed: {error.get('type')}: {error.get('message')}"
+        if event.type == "node.waiting":
+            return f"waiting for approval: {payload.get('title')}"
+        if event.type == "node.resumed":
+            return "decided; running it now"
+        if event.type.startswith("compensation."):
+            return _compensation_detail(event)
         if event.type == "node.interrupted":
             previous = payload.get("previousStatus")
             return f"was {previous} when the last runner stopped; running it again"
@@ -78,3 +89,13 @@ class ProgressPrinter:
     def _elapsed(self, node_id: str) -> str:
         started = self._started.get(node_id)
         return f"{time.monotonic() - started:.2f} s" if started is not None else "?"
+
+
+def _compensation_detail(event: ExecutionEvent) -> str:
+    kind = event.type.removeprefix("compensation.")
+    if kind == "started":
+        return f"compensating with {event.payload.get('tool')}"
+    if kind == "failed":
+        error = event.payload.get("error", {})
+        return f"compensation failed: {error.get('type')}: {error.get('message')}"
+    return kind

@@ -11,15 +11,17 @@ from studio.cli.progress import ProgressPrinter
 from studio.cli.shared import (
     EXIT_INVALID,
     EXIT_OK,
+    EXIT_WAITING,
     fail,
     workspace_for,
 )
 from studio.cli.validation import report_unreadable
 from studio.engine.logs import configure_logging
+from studio.engine.node_runner import needs_approval
 from studio.engine.runner import ExecutionBusyError, StepRunner
 from studio.model import DefinitionError, WorkflowFileError
 from studio.model.errors import StudioError
-from studio.model.execution import COMPLETED, ExecutionRecord
+from studio.model.execution import COMPLETED, WAITING, ExecutionRecord
 from studio.workspace import PublishRefusedError, Workspace
 
 
@@ -135,7 +137,11 @@ def _workflow_to_run(workspace: Workspace, target: str):
 def _drive(workspace: Workspace, args: argparse.Namespace, execution_id: str, nodes: int) -> int:
     runner = workspace.runner()
     if not args.quiet:
-        workspace.bus.subscribe(ProgressPrinter(nodes))
+        done = sum(
+            result.status in ("completed", "skipped", "failed", "cancelled")
+            for result in workspace.executions.get(execution_id).node_results.values()
+        )
+        workspace.bus.subscribe(ProgressPrinter(nodes, finished=done))
     try:
         record = asyncio.run(_run_until_done(runner, execution_id))
     except KeyboardInterrupt:
@@ -144,7 +150,71 @@ def _drive(workspace: Workspace, args: argparse.Namespace, execution_id: str, no
     except ExecutionBusyError as busy:
         return fail(str(busy))
     _print_record(record, args.json)
+    if record.status == WAITING:
+        _print_waiting(workspace, record)
+        return EXIT_WAITING
     return EXIT_OK if record.status == COMPLETED else EXIT_INVALID
+
+
+def _print_waiting(workspace: Workspace, record: ExecutionRecord) -> None:
+    for task in workspace.human_tasks.for_execution(record.execution_id):
+        if not task.is_decided:
+            print(
+                f"studio: waiting for approval: {task.title}\n"
+                f"  studio approve {record.execution_id} {task.node_id} [--reject] "
+                "[--comment TEXT]",
+                file=sys.stderr,
+            )
+
+
+def run_approve(args: argparse.Namespace) -> int:
+    """``studio approve``: record a decision (who, when, comment) and resume a waiting run."""
+    workspace = _workspace(args)
+    try:
+        record = workspace.executions.get(args.execution_id)
+        workflow = workspace.workflows.get_version(record.workflow_id, record.workflow_version)
+    except StudioError as failure:
+        return fail(str(failure))
+    node = workflow.node(args.node_id)
+    if node is None:
+        return fail(
+            f"node '{args.node_id}' is not in the workflow of execution {record.execution_id}"
+        )
+    agent = workspace.agents.get(node.agent_id)
+    policy = workspace.policy.merged_with(workflow.configuration.governance)
+    if agent is None or not needs_approval(node, agent, policy):
+        return fail(f"node '{args.node_id}' does not wait for approval")
+    approved = not args.reject
+    task = workspace.human_tasks.decide(
+        record.execution_id, node.id, approved=approved, by=args.by, comment=args.comment
+    )
+    if task.status != ("approved" if approved else "rejected"):
+        return fail(
+            f"node '{node.id}' was already {task.status} by {task.decided_by}", EXIT_INVALID
+        )
+    workspace.executions.note(
+        record.execution_id,
+        "approval.decided",
+        node.id,
+        {"decision": task.status, "by": task.decided_by, "comment": task.comment},
+    )
+    print(f"{node.id}: {task.status} by {task.decided_by}", file=sys.stderr)
+    if record.status != WAITING:
+        return EXIT_OK  # decided before the run reached the node, or recorded for the record
+    return _drive(workspace, args, record.execution_id, len(record.node_results))
+
+
+def run_approvals(args: argparse.Namespace) -> int:
+    """``studio approvals``: every decision people still have to make."""
+    workspace = workspace_for(args)
+    tasks = workspace.human_tasks.waiting()
+    if args.json:
+        print(json.dumps([task.to_data() for task in tasks], indent=2))
+        return EXIT_OK
+    for task in tasks:
+        since = f"{task.created_at:%Y-%m-%d %H:%M}"
+        print(f"{task.execution_id}  {task.node_id:<24} since {since}  {task.title}")
+    return EXIT_OK
 
 
 async def _run_until_done(runner: StepRunner, execution_id: str) -> ExecutionRecord:

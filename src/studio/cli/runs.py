@@ -5,6 +5,7 @@ so that other commands start without loading the engine and the database layer.
 """
 
 import argparse
+import getpass
 import importlib
 from collections.abc import Callable
 
@@ -34,6 +35,18 @@ def add_commands(commands: argparse._SubParsersAction) -> None:
     add_db_option(cancel)
     add_json_option(cancel)
     cancel.set_defaults(handler=_handler("run_cancel"))
+    approve = commands.add_parser("approve", help="approve or reject a node waiting for a person")
+    approve.add_argument("execution_id", metavar="EXECUTION_ID")
+    approve.add_argument("node_id", metavar="NODE_ID")
+    approve.add_argument("--reject", action="store_true", help="reject instead of approving")
+    approve.add_argument("--comment", help="why, for the record")
+    approve.add_argument("--by", default=getpass.getuser(), help="who decides (default: you)")
+    _add_run_options(approve)
+    approve.set_defaults(handler=_handler("run_approve"))
+    approvals = commands.add_parser("approvals", help="nodes waiting for a person's decision")
+    add_db_option(approvals)
+    add_json_option(approvals)
+    approvals.set_defaults(handler=_handler("run_approvals"), agents=[])
     _add_executions(commands)
 
 

@@ -8,7 +8,7 @@ from typing import TYPE_CHECKING
 if TYPE_CHECKING:
     from studio.workspace import Workspace
 
-EXIT_OK, EXIT_INVALID, EXIT_UNREADABLE = 0, 1, 2
+EXIT_OK, EXIT_INVALID, EXIT_UNREADABLE, EXIT_WAITING = 0, 1, 2, 3
 
 
 def add_agents_option(parser: argparse.ArgumentParser) -> None:

@@ -6,10 +6,11 @@ import time
 from collections import deque
 from typing import Any
 
+from studio.engine.compensation import Compensator, compensation_plan, should_unwind
 from studio.engine.dag import DagPlan, build_plan, decide, execution_output, node_input
 from studio.engine.events import EventBus
-from studio.engine.node_runner import NodeRunner
-from studio.model import Workflow
+from studio.engine.node_runner import NodeRunner, RunContext
+from studio.engine.resume_policy import interrupted_error, resume_action
 from studio.model.execution import (
     CANCELLED,
     COMPLETED,
@@ -19,6 +20,7 @@ from studio.model.execution import (
     RETRYING,
     RUNNING,
     SKIPPED,
+    WAITING,
     ExecutionRecord,
 )
 from studio.store import ExecutionRepository
@@ -33,22 +35,24 @@ class ExecutionRun:
     def __init__(
         self,
         record: ExecutionRecord,
-        workflow: Workflow,
+        context: RunContext,
         executions: ExecutionRepository,
         node_runner: NodeRunner,
+        compensator: Compensator,
         bus: EventBus,
         concurrency: int,
     ) -> None:
-        self.record, self.workflow = record, workflow
+        self.record, self.context, self.workflow = record, context, context.workflow
         self.executions, self.node_runner, self.bus = executions, node_runner, bus
+        self.compensator = compensator
         self.concurrency = max(1, concurrency)
-        self.plan: DagPlan = build_plan(workflow)
-        self.statuses = {nid: result.status for nid, result in record.node_results.items()}
+        self.plan: DagPlan = build_plan(self.workflow)
+        self.statuses = {nid: record.node_results[nid].status for nid in self.plan.node_ids}
         self.outputs = {
             nid: r.output for nid, r in record.node_results.items() if r.status == COMPLETED
         }
         self.retry_counts = {nid: r.retry_count for nid, r in record.node_results.items()}
-        self.nodes = {node.id: node for node in workflow.nodes}
+        self.nodes = {node.id: node for node in self.workflow.nodes}
         self.order = {node_id: index for index, node_id in enumerate(self.plan.topological_order)}
         self.unfinished_predecessors = {
             nid: sum(self.statuses[p] not in NODE_TERMINAL for p in self.plan.predecessors[nid])
@@ -64,9 +68,10 @@ class ExecutionRun:
         self.cancelled = asyncio.Event()
 
     async def drive(self) -> None:
-        """Run every node that can run, then settle the execution's final status."""
+        """Run every node that can run, then settle the execution's status (waiting for a
+        person, completed or failed, then compensated when configured)."""
         self._resume_interrupted_nodes()
-        resumed = self.record.status == RUNNING
+        resumed = self.record.status in (RUNNING, WAITING)
         self._announce(
             self.executions.set_execution_status(
                 self.record.execution_id,
@@ -82,8 +87,33 @@ class ExecutionRun:
             return
         if timed_out:
             self._fail_on_timeout()
+        elif WAITING in self.statuses.values():
+            self._wait_for_people()
+            return
         else:
             self._finish()
+        await self.unwind_if_needed()
+
+    async def unwind_if_needed(self) -> None:
+        """After a terminal failure, compensate completed side effects when opted in."""
+        record = self.executions.get(self.record.execution_id)
+        if record.status != FAILED:
+            return
+        errors = {nid: record.node_results[nid].error for nid in self.plan.node_ids}
+        statuses = {nid: record.node_results[nid].status for nid in self.plan.node_ids}
+        if not should_unwind(self.workflow, statuses, errors):
+            return
+        order = compensation_plan(self.plan, self.workflow, statuses)
+        if order:
+            await self.compensator.unwind(self.context, order, record.node_results)
+
+    def _wait_for_people(self) -> None:
+        waiting = [nid for nid in self.plan.topological_order if self.statuses[nid] == WAITING]
+        self._announce(
+            self.executions.set_execution_status(
+                self.record.execution_id, WAITING, "execution.waiting", {"nodes": waiting}
+            )
+        )
 
     def cancel(self) -> None:
         """Stop launching nodes and cancel the running ones (the store was already updated)."""
@@ -159,11 +189,7 @@ class ExecutionRun:
             data = node_input(self.plan, node_id, self.record.input, self.outputs, self.statuses)
             self.statuses[node_id] = RUNNING
             coroutine = self.node_runner.run(
-                self.record.execution_id,
-                self.workflow,
-                node,
-                data,
-                self.retry_counts.get(node_id, 0),
+                self.context, node, data, self.retry_counts.get(node_id, 0)
             )
             self.tasks[asyncio.ensure_future(coroutine)] = node_id
 
@@ -176,7 +202,8 @@ class ExecutionRun:
         self.statuses[node_id] = status
         if status == COMPLETED:
             self.outputs[node_id] = output
-        self.candidates.update(self._successors_now_decidable(node_id))
+        if status in NODE_TERMINAL:
+            self.candidates.update(self._successors_now_decidable(node_id))
 
     def _successors_now_decidable(self, node_id: str) -> list[str]:
         """Count a finished node off its successors; those with nothing left to wait for."""
@@ -194,20 +221,36 @@ class ExecutionRun:
             await asyncio.gather(*self.tasks, return_exceptions=True)
 
     def _resume_interrupted_nodes(self) -> None:
-        """Nodes that were running when a runner died start again from pending."""
+        """What a previous runner left unfinished: nodes between attempts or waiting for a
+        person start again from pending; a node whose call had started may have run, so
+        its policy decides (see resume_action)."""
         for node_id, status in self.statuses.items():
-            if status in (RUNNING, RETRYING):
+            action = resume_action(self.nodes[node_id], status)
+            if action is None:
+                continue
+            payload = {"previousStatus": status, "mayHaveRun": status == RUNNING}
+            if action == PENDING:
                 event = self.executions.set_node_status(
                     self.record.execution_id,
                     node_id,
                     PENDING,
-                    "node.interrupted",
-                    {"previousStatus": status},
+                    "node.resumed" if status == WAITING else "node.interrupted",
+                    payload,
                     started_at=None,
                     next_retry_at=None,
                 )
-                self._announce(event)
-                self.statuses[node_id] = PENDING
+            else:
+                error = interrupted_error(self.context)
+                event = self.executions.set_node_status(
+                    self.record.execution_id,
+                    node_id,
+                    FAILED,
+                    "node.interrupted",
+                    {**payload, "error": error},
+                    error=error,
+                )
+            self._announce(event)
+            self.statuses[node_id] = action
 
     def _deadline(self) -> float | None:
         if self.workflow.timeout is None:

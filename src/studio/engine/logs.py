@@ -18,6 +18,9 @@ LOG_FIELDS = (
     "error",
     "nextRetryDelay",
     "status",
+    "key",
+    "length",
+    "cap",
 )
 STUDIO_LOGGER = "studio"
 

@@ -1,21 +1,55 @@
-"""Running one node to a terminal state: dispatch to its agent kind, time it out, retry it."""
+"""Running one node to a terminal state through the dispatch seam: retries, waiting for a
+person, and redaction of credentials from whatever is recorded."""
 
 import asyncio
 import logging
 import random
+from dataclasses import dataclass, field
 from datetime import timedelta
 from typing import Any
 
 from studio.engine.agent_kinds.base import AgentCall, AgentError
-from studio.engine.agent_kinds.registry import KindRegistry
+from studio.engine.credentials import CredentialError, Redactor, resolve_credentials
+from studio.engine.dispatch import ApprovalPending, Dispatcher, DispatchRequest, ReservationRefused
 from studio.engine.events import EventBus
+from studio.engine.overrides import effective_overrides
 from studio.engine.retry import calculate_backoff, should_retry
-from studio.model import AgentRegistry, Node, Workflow
-from studio.model.execution import CANCELLED, COMPLETED, FAILED, RETRYING, RUNNING
+from studio.model import AgentDefinition, AgentRegistry, Node, Workflow
+from studio.model.execution import CANCELLED, COMPLETED, FAILED, RETRYING, RUNNING, WAITING
+from studio.model.governance import GovernanceSettings, classify
 from studio.store import ExecutionRepository
 from studio.store.schema import utc_now
 
 log = logging.getLogger("studio.engine.runner")
+
+
+@dataclass
+class RunContext:
+    """What every node of one execution shares: the workflow, the policy, the credentials."""
+
+    execution_id: str
+    workflow: Workflow
+    policy: GovernanceSettings
+    secrets: dict[str, str] = field(default_factory=dict, repr=False)
+    credential_problem: str | None = None
+
+    @property
+    def redactor(self) -> Redactor:
+        """Removes credential values from anything about to be stored or logged."""
+        return Redactor(self.secrets.values())
+
+    @classmethod
+    def for_execution(
+        cls, execution_id: str, workflow: Workflow, workspace_policy: GovernanceSettings
+    ):
+        """Resolve the workflow's credential references for this run only."""
+        policy = workspace_policy.merged_with(workflow.configuration.governance)
+        context = cls(execution_id, workflow, policy)
+        try:
+            context.secrets = resolve_credentials(workflow.configuration.credentials)
+        except CredentialError as failure:
+            context.credential_problem = str(failure)
+        return context
 
 
 class NodeRunner:
@@ -25,28 +59,69 @@ class NodeRunner:
         self,
         executions: ExecutionRepository,
         agents: AgentRegistry,
-        kinds: KindRegistry,
+        dispatcher: Dispatcher,
         bus: EventBus,
         default_timeout: float,
         rng: random.Random,
     ) -> None:
-        self.executions, self.agents, self.kinds = executions, agents, kinds
+        self.executions, self.agents, self.dispatcher = executions, agents, dispatcher
         self.bus, self.default_timeout, self.rng = bus, default_timeout, rng
 
     async def run(
-        self, execution_id: str, workflow: Workflow, node: Node, node_input: Any, retry_count: int
+        self, context: RunContext, node: Node, node_input: Any, retry_count: int
     ) -> tuple[str, Any]:
-        """Attempt the node until it completes or fails for good; returns (status, output)."""
-        timeout = node.timeout or self.default_timeout
-        context = {
-            "executionId": execution_id,
-            "workflowId": workflow.id,
-            "nodeId": node.id,
-            "agentId": node.agent_id,
-        }
+        """Attempt the node until it completes, fails for good or waits for a person."""
         while True:
-            started = self._record(
-                execution_id,
+            try:
+                output = await self._attempt(context, node, node_input, retry_count)
+            except ReservationRefused:  # cancelled meanwhile, by this process or another
+                return CANCELLED, None
+            except ApprovalPending as waiting:
+                return self._wait_for_person(context, node, waiting)
+            except AgentError as failure:
+                if not should_retry(node.retry_policy, failure.error_type, retry_count):
+                    self._fail(context, node, failure, retry_count)
+                    return FAILED, None
+                retry_count = await self._wait_to_retry(context, node, failure, retry_count)
+                continue
+            output = context.redactor.redact(output)
+            if not self._record(
+                context,
+                node.id,
+                COMPLETED,
+                "node.completed",
+                {"retryCount": retry_count},
+                output=output,
+            ):
+                return CANCELLED, None
+            log.info(
+                "node completed", extra={**_log_fields(context, node), "action": "node_completed"}
+            )
+            return COMPLETED, output
+
+    async def _attempt(
+        self, context: RunContext, node: Node, node_input: Any, retry_count: int
+    ) -> Any:
+        agent = self.agents.get(node.agent_id)
+        if agent is None:
+            raise AgentError(
+                "UnknownAgent", f"agent not found: '{node.agent_id}' is not in the agent registry"
+            )
+        if context.credential_problem is not None:
+            raise AgentError("CredentialUnavailable", context.credential_problem)
+        call = self._call(context, node, agent, node_input, retry_count)
+
+        def reserve() -> bool:
+            log.info(
+                "invoke node",
+                extra={
+                    **_log_fields(context, node),
+                    "action": "invoke_node",
+                    "retryCount": retry_count,
+                },
+            )
+            return self._record(
+                context,
                 node.id,
                 RUNNING,
                 "node.started",
@@ -57,134 +132,112 @@ class NodeRunner:
                 next_retry_at=None,
                 completed_at=None,
             )
-            if not started:  # cancelled meanwhile, by this process or another
-                return CANCELLED, None
-            log.info(
-                "invoke node", extra={**context, "action": "invoke_node", "retryCount": retry_count}
-            )
-            try:
-                output = await self._attempt(
-                    execution_id, workflow, node, node_input, retry_count, timeout
-                )
-            except AgentError as failure:
-                if not should_retry(node.retry_policy, failure.error_type, retry_count):
-                    self._fail(execution_id, node.id, failure, retry_count, context)
-                    return FAILED, None
-                retry_count = await self._wait_to_retry(
-                    execution_id, node, failure, retry_count, context
-                )
-                continue
-            if not self._record(
-                execution_id,
-                node.id,
-                COMPLETED,
-                "node.completed",
-                {"retryCount": retry_count},
-                output=output,
-            ):
-                return CANCELLED, None
-            log.info("node completed", extra={**context, "action": "node_completed"})
-            return COMPLETED, output
 
-    async def _attempt(
+        request = DispatchRequest(
+            call=call,
+            policy=context.policy,
+            reserve=reserve,
+            needs_approval=needs_approval(node, agent, context.policy),
+            approval_title=f"Approve '{node.label}' ({agent.name}) in '{context.workflow.name}'",
+        )
+        return await self.dispatcher.dispatch(request)
+
+    def _call(
         self,
-        execution_id: str,
-        workflow: Workflow,
+        context: RunContext,
         node: Node,
+        agent: AgentDefinition,
         node_input: Any,
         retry_count: int,
-        timeout: float,
-    ) -> Any:
-        agent = self.agents.get(node.agent_id)
-        if agent is None:
-            raise AgentError(
-                "UnknownAgent", f"agent not found: '{node.agent_id}' is not in the agent registry"
-            )
-        kind = self.kinds.get(agent.kind)
-        call = AgentCall(
-            execution_id=execution_id,
-            workflow_id=workflow.id or "",
+    ) -> AgentCall:
+        configuration = effective_overrides(
+            merged_configuration(context.workflow, node), context=_log_fields(context, node)
+        )
+        return AgentCall(
+            execution_id=context.execution_id,
+            workflow_id=context.workflow.id or "",
             node_id=node.id,
             agent=agent,
             input=node_input,
             parameters=merged_parameters(agent.parameters, node),
-            configuration=merged_configuration(workflow, node),
+            configuration=configuration,
             attempt=retry_count,
-            timeout=timeout,
+            timeout=node.timeout or self.default_timeout,
+            secrets=context.secrets,
         )
-        try:
-            return await asyncio.wait_for(kind.run(call), timeout)
-        except TimeoutError as timed_out:
-            raise AgentError(
-                "Timeout", f"the node did not finish within {timeout:g} s"
-            ) from timed_out
-        except AgentError:
-            raise
-        except Exception as crash:  # an agent kind's own bug still fails only this node
-            raise AgentError(type(crash).__name__, str(crash) or repr(crash)) from crash
+
+    def _wait_for_person(
+        self, context: RunContext, node: Node, waiting: ApprovalPending
+    ) -> tuple[str, Any]:
+        if not self._record(context, node.id, WAITING, "node.waiting", {"title": waiting.title}):
+            return CANCELLED, None
+        log.info(
+            "node waits for approval",
+            extra={**_log_fields(context, node), "action": "wait_for_approval"},
+        )
+        return WAITING, None
 
     async def _wait_to_retry(
-        self, execution_id: str, node: Node, failure: AgentError, retry_count: int, context: dict
+        self, context: RunContext, node: Node, failure: AgentError, retry_count: int
     ) -> int:
         policy = node.retry_policy
         assert policy is not None  # should_retry said yes, so there is a policy
         delay = calculate_backoff(retry_count, policy.backoff_base, policy.backoff_max, self.rng)
         retry_count += 1
-        next_at = utc_now() + timedelta(seconds=delay)
+        error = error_record(failure, context.redactor)
         payload = {
             "retryCount": retry_count,
             "maxRetries": policy.max_retries,
             "delay": delay,
-            "error": failure.to_data(),
+            "error": error,
         }
         self._record(
-            execution_id,
+            context,
             node.id,
             RETRYING,
             "node.retrying",
             payload,
-            error=failure.to_data(),
+            error=error,
             retry_count=retry_count,
-            next_retry_at=next_at,
+            next_retry_at=utc_now() + timedelta(seconds=delay),
         )
         log.warning(
             "retry node",
             extra={
-                **context,
+                **_log_fields(context, node),
                 "action": "retry_node",
                 "retryCount": retry_count,
-                "error": failure.message,
+                "error": error["message"],
                 "nextRetryDelay": round(delay, 3),
             },
         )
         await asyncio.sleep(delay)
         return retry_count
 
-    def _fail(
-        self, execution_id: str, node_id: str, failure: AgentError, retry_count: int, context: dict
-    ) -> None:
+    def _fail(self, context: RunContext, node: Node, failure: AgentError, retry_count: int) -> None:
+        error = error_record(failure, context.redactor)
         self._record(
-            execution_id,
-            node_id,
+            context,
+            node.id,
             FAILED,
             "node.failed",
-            {"error": failure.to_data()},
-            error=failure.to_data(),
+            {"error": error},
+            error=error,
             retry_count=retry_count,
         )
         log.error(
             "node failed",
             extra={
-                **context,
+                **_log_fields(context, node),
                 "action": "node_failed",
-                "error": failure.message,
+                "error": error["message"],
                 "retryCount": retry_count,
             },
         )
 
     def _record(
         self,
-        execution_id: str,
+        context: RunContext,
         node_id: str,
         status: str,
         event_type: str,
@@ -192,10 +245,26 @@ class NodeRunner:
         **fields: Any,
     ) -> bool:
         event = self.executions.set_node_status(
-            execution_id, node_id, status, event_type, payload, **fields
+            context.execution_id, node_id, status, event_type, payload, **fields
         )
         self.bus.publish(event)
         return event is not None
+
+
+def error_record(failure: AgentError, redactor: Redactor) -> dict[str, Any]:
+    """The stored form of an error: type, message, classification, without credentials."""
+    classification = classify(failure.error_type)
+    record = {
+        **failure.to_data(),
+        "failureClass": classification.failure_class,
+        "recommendedAction": classification.recommended_action,
+    }
+    return redactor.redact(record)
+
+
+def needs_approval(node: Node, agent: AgentDefinition, policy: GovernanceSettings) -> bool:
+    """Whether a person must approve the call first."""
+    return node.requires_approval or agent.kind == "approval" or agent.id in policy.require_approval
 
 
 def merged_parameters(schema: dict[str, Any], node: Node) -> dict[str, Any]:
@@ -216,3 +285,12 @@ def merged_configuration(workflow: Workflow, node: Node) -> dict[str, Any]:
     merged = {**base, **{key: value for key, value in own.items() if key != "parameters"}}
     merged["parameters"] = {**base.get("parameters", {}), **own.get("parameters", {})}
     return merged
+
+
+def _log_fields(context: RunContext, node: Node) -> dict[str, Any]:
+    return {
+        "executionId": context.execution_id,
+        "workflowId": context.workflow.id,
+        "nodeId": node.id,
+        "agentId": node.agent_id,
+    }

@@ -16,6 +16,11 @@ NEVER_RETRIED: frozenset[str] = frozenset(
         "TemplateError",
         "InvalidParameters",
         "ProcessStart",
+        "PolicyDenied",
+        "CircuitOpen",
+        "ApprovalRejected",
+        "Interrupted",
+        "CredentialUnavailable",
     }
 )
 """Error types that another attempt cannot fix, whatever a node's policy lists."""

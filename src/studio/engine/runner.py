@@ -8,14 +8,19 @@ from datetime import timedelta
 from typing import Any
 
 from studio.engine.agent_kinds.registry import KindRegistry
+from studio.engine.circuit_breaker import CircuitBreakerBoard
+from studio.engine.compensation import RUNNING_UNWIND, Compensator
+from studio.engine.dispatch import Dispatcher
 from studio.engine.events import EventBus
 from studio.engine.execution_run import ExecutionRun
-from studio.engine.node_runner import NodeRunner
+from studio.engine.node_runner import NodeRunner, RunContext
 from studio.engine.ownership import new_owner_id, owner_is_dead
 from studio.model import AgentRegistry
 from studio.model.errors import ONLY_PUBLISHED_RUN, NotAllowedError
 from studio.model.execution import ExecutionRecord
+from studio.model.governance import GovernanceSettings
 from studio.store import ExecutionRepository, WorkflowRepository
+from studio.store.human_tasks import HumanTaskRepository
 from studio.store.schema import utc_now
 
 log = logging.getLogger("studio.engine.runner")
@@ -47,19 +52,25 @@ class StepRunner:
         bus: EventBus | None = None,
         settings: RunnerSettings | None = None,
         rng: random.Random | None = None,
+        policy: GovernanceSettings | None = None,
     ) -> None:
         self.workflows, self.executions = workflows, executions
         self.bus = bus or EventBus()
         self.settings = settings or RunnerSettings()
+        self.policy = policy or GovernanceSettings()
         self.owner = new_owner_id()
+        self.human_tasks = HumanTaskRepository(executions.database)
+        self.breakers = CircuitBreakerBoard()
+        dispatcher = Dispatcher(kinds, self.human_tasks, self.breakers)
         self.node_runner = NodeRunner(
             executions,
             agents,
-            kinds,
+            dispatcher,
             self.bus,
             self.settings.default_node_timeout,
             rng or random.Random(),
         )
+        self.compensator = Compensator(executions, agents, dispatcher, self.bus)
         self._active: dict[str, asyncio.Task] = {}
         self._runs: dict[str, ExecutionRun] = {}
 
@@ -101,23 +112,27 @@ class StepRunner:
 
     async def _claim_and_drive(self, execution_id: str) -> ExecutionRecord:
         record = self.executions.get(execution_id)
-        if record.is_finished:
+        unwinding = record.compensation_status == RUNNING_UNWIND
+        if record.is_finished and not unwinding:
             return record
         self._claim(execution_id)
         try:
             workflow = self.workflows.get_version(record.workflow_id, record.workflow_version)
+            context = RunContext.for_execution(execution_id, workflow, self.policy)
             run = ExecutionRun(
                 record,
-                workflow,
+                context,
                 self.executions,
                 self.node_runner,
+                self.compensator,
                 self.bus,
                 self.settings.concurrency,
             )
             self._runs[execution_id] = run
             watcher = asyncio.ensure_future(self._watch(execution_id, run))
             try:
-                await run.drive()
+                # A crash during an unwind leaves a failed run to finish compensating.
+                await (run.unwind_if_needed() if record.is_finished else run.drive())
             finally:
                 watcher.cancel()
         finally:

@@ -5,6 +5,7 @@ from typing import Any, Literal
 from pydantic import Field
 
 from studio.model.base import StudioModel
+from studio.model.governance import GovernanceSettings
 
 CompensationTriggerMode = Literal["on_terminal_failure"]
 CompensationFailureMode = Literal["stop"]
@@ -33,6 +34,7 @@ class WorkflowConfiguration(StudioModel):
     agent_properties: dict[str, dict[str, Any]] = Field(default_factory=dict)
     parameters: dict[str, Any] = Field(default_factory=dict)
     compensation: CompensationSettings | None = None
+    governance: GovernanceSettings | None = None
     system_prompt_addition: str | None = None
     model_override: str | None = None
 

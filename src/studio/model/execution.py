@@ -11,30 +11,44 @@ PENDING, RUNNING, COMPLETED, FAILED, CANCELLED = (
     "failed",
     "cancelled",
 )
-RETRYING, SKIPPED = "retrying", "skipped"
+RETRYING, SKIPPED, WAITING = "retrying", "skipped", "waiting"
+COMPENSATING, COMPENSATED, COMPENSATION_FAILED = (
+    "compensating",
+    "compensated",
+    "compensation_failed",
+)
+COMPENSATION_SUFFIX = "#comp"
+"""A node's compensation is recorded as a pseudo-node ``<node id>#comp``."""
 
-EXECUTION_STATUSES = (PENDING, RUNNING, COMPLETED, FAILED, CANCELLED)
+EXECUTION_STATUSES = (PENDING, RUNNING, WAITING, COMPLETED, FAILED, CANCELLED)
 EXECUTION_TERMINAL = frozenset({COMPLETED, FAILED, CANCELLED})
 EXECUTION_TRANSITIONS: dict[str, frozenset[str]] = {
-    RUNNING: frozenset({PENDING, RUNNING}),
+    RUNNING: frozenset({PENDING, RUNNING, WAITING}),
+    WAITING: frozenset({RUNNING}),
     COMPLETED: frozenset({RUNNING}),
-    FAILED: frozenset({PENDING, RUNNING}),
-    CANCELLED: frozenset({PENDING, RUNNING}),
+    FAILED: frozenset({PENDING, RUNNING, WAITING}),
+    CANCELLED: frozenset({PENDING, RUNNING, WAITING}),
 }
 """For each status an execution may enter, the statuses it may come from."""
 
-NODE_STATUSES = (PENDING, RUNNING, RETRYING, COMPLETED, FAILED, SKIPPED, CANCELLED)
+NODE_STATUSES = (PENDING, RUNNING, RETRYING, WAITING, COMPLETED, FAILED, SKIPPED, CANCELLED)
 NODE_TERMINAL = frozenset({COMPLETED, FAILED, SKIPPED, CANCELLED})
 NODE_TRANSITIONS: dict[str, frozenset[str]] = {
-    PENDING: frozenset({RUNNING, RETRYING}),
+    PENDING: frozenset({RUNNING, RETRYING, WAITING}),
     RUNNING: frozenset({PENDING, RETRYING}),
     RETRYING: frozenset({RUNNING}),
+    WAITING: frozenset({PENDING}),
     COMPLETED: frozenset({RUNNING}),
-    FAILED: frozenset({PENDING, RUNNING, RETRYING}),
+    FAILED: frozenset({PENDING, RUNNING, RETRYING, WAITING}),
     SKIPPED: frozenset({PENDING}),
-    CANCELLED: frozenset({PENDING, RUNNING, RETRYING}),
+    CANCELLED: frozenset({PENDING, RUNNING, RETRYING, WAITING}),
+    COMPENSATED: frozenset({COMPENSATING}),
+    COMPENSATION_FAILED: frozenset({COMPENSATING}),
 }
-"""For each status a node may enter, the statuses it may come from (pending again on resume)."""
+"""For each status a node may enter, the statuses it may come from (pending again on resume).
+
+A ``#comp`` row is inserted as compensating (its reservation) and ends compensated or
+compensation_failed."""
 
 
 @dataclass
@@ -79,6 +93,8 @@ class ExecutionRecord:
     started_at: datetime | None = None
     completed_at: datetime | None = None
     node_results: dict[str, NodeResult] = field(default_factory=dict)
+    compensation_status: str | None = None
+    compensation_summary: dict[str, Any] | None = None
 
     @property
     def is_finished(self) -> bool:
@@ -98,6 +114,15 @@ class ExecutionRecord:
             "completedAt": _iso(self.completed_at),
             "error": self.error,
             "nodeResults": {nid: result.to_data() for nid, result in self.node_results.items()},
+        } | self._compensation_data()
+
+    def _compensation_data(self) -> dict[str, Any]:
+        # Inert unless compensation ran: a run without it has no new keys at all.
+        if self.compensation_status is None:
+            return {}
+        return {
+            "compensationStatus": self.compensation_status,
+            "compensationSummary": self.compensation_summary,
         }
 
 

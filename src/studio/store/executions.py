@@ -29,12 +29,15 @@ from studio.model import Workflow
 from studio.model.errors import EXECUTION_NOT_FOUND, NotFoundError
 from studio.model.execution import (
     CANCELLED,
+    COMPENSATING,
     EXECUTION_TERMINAL,
     EXECUTION_TRANSITIONS,
+    FAILED,
     NODE_TERMINAL,
     NODE_TRANSITIONS,
     PENDING,
     RUNNING,
+    WAITING,
     ExecutionEvent,
     ExecutionRecord,
     NodeResult,
@@ -45,11 +48,14 @@ from studio.store.schema import (
     UtcTimestamp,
     execution_events,
     executions,
+    governance_findings,
     node_results,
     utc_now,
 )
 
 _UNSET: Any = object()
+CLAIMABLE = (PENDING, RUNNING, WAITING, FAILED)
+"""Statuses a runner may take over: to drive it, or to finish a failed run's unwind."""
 
 
 class ExecutionRepository:
@@ -211,6 +217,88 @@ class ExecutionRepository:
                 return None
             return _append_event(connection, execution_id, event_type, node_id, payload or {}, now)
 
+    def note(
+        self, execution_id: str, event_type: str, node_id: str | None, payload: dict[str, Any]
+    ) -> ExecutionEvent:
+        """Append an event that changes no state, such as an escalation or a decision."""
+        with self.database.write() as connection:
+            return _append_event(connection, execution_id, event_type, node_id, payload, utc_now())
+
+    def begin_compensation(
+        self, execution_id: str, node_id: str, position: int, payload: dict[str, Any]
+    ) -> ExecutionEvent:
+        """Reserve a compensation: its ``#comp`` row is written compensating before dispatch."""
+        now = utc_now()
+        with self.database.write() as connection:
+            connection.execute(
+                insert(node_results).values(
+                    execution_id=execution_id,
+                    node_id=node_id,
+                    position=position,
+                    status=COMPENSATING,
+                    input=payload.get("args"),
+                    retry_count=0,
+                    started_at=now,
+                )
+            )
+            return _append_event(
+                connection, execution_id, "compensation.started", node_id, payload, now
+            )
+
+    def set_compensation_state(
+        self,
+        execution_id: str,
+        status: str,
+        summary: dict[str, Any],
+        event_type: str,
+        payload: dict[str, Any] | None = None,
+    ) -> ExecutionEvent:
+        """Record the unwind's overall status and summary on the execution."""
+        now = utc_now()
+        with self.database.write() as connection:
+            connection.execute(
+                update(executions)
+                .where(executions.c.id == execution_id)
+                .values(compensation_status=status, compensation_summary=summary)
+            )
+            return _append_event(connection, execution_id, event_type, None, payload or {}, now)
+
+    def record_finding(
+        self,
+        execution_id: str,
+        node_id: str | None,
+        failure_class: str,
+        action: str,
+        message: str,
+    ) -> None:
+        """A governance finding: a durable note that a person has to look at something."""
+        with self.database.write() as connection:
+            connection.execute(
+                insert(governance_findings).values(
+                    execution_id=execution_id,
+                    node_id=node_id,
+                    failure_class=failure_class,
+                    recommended_action=action,
+                    message=message,
+                    created_at=utc_now(),
+                )
+            )
+
+    def findings(self, execution_id: str) -> list[dict[str, Any]]:
+        """The governance findings of an execution, oldest first."""
+        table = governance_findings
+        query = select(table).where(table.c.execution_id == execution_id).order_by(table.c.id)
+        with self.database.read() as connection:
+            return [
+                {
+                    "nodeId": row.node_id,
+                    "failureClass": row.failure_class,
+                    "recommendedAction": row.recommended_action,
+                    "message": row.message,
+                }
+                for row in connection.execute(query)
+            ]
+
     def cancel(self, execution_id: str) -> tuple[ExecutionRecord, list[ExecutionEvent]]:
         """Cancel a pending or running execution and its unfinished nodes.
 
@@ -264,7 +352,7 @@ class ExecutionRepository:
             free = free | (table.c.owner == replacing)
         statement = (
             update(table)
-            .where(table.c.id == execution_id, table.c.status.in_((PENDING, RUNNING)), free)
+            .where(table.c.id == execution_id, table.c.status.in_(CLAIMABLE), free)
             .values(owner=owner, heartbeat_at=utc_now())
         )
         with self.database.write() as connection:
@@ -403,6 +491,8 @@ def _execution_record(row: Row) -> ExecutionRecord:
         created_at=row.created_at,
         started_at=row.started_at,
         completed_at=row.completed_at,
+        compensation_status=row.compensation_status,
+        compensation_summary=row.compensation_summary,
     )
 
 

@@ -26,7 +26,18 @@ def _create_version_1(connection: Connection) -> None:
         connection.exec_driver_sql(SQLITE_IMMUTABLE_VERSIONS)
 
 
-MIGRATIONS: list[tuple[int, Migration]] = [(1, _create_version_1)]
+def _add_governance(connection: Connection) -> None:
+    """Version 2: human tasks, governance findings and an execution's compensation state."""
+    schema.metadata.create_all(connection, checkfirst=True)
+    existing = {column["name"] for column in inspect(connection).get_columns("executions")}
+    table = schema.executions
+    for name in ("compensation_status", "compensation_summary"):
+        if name not in existing:
+            column_type = table.c[name].type.compile(dialect=connection.dialect)
+            connection.exec_driver_sql(f"ALTER TABLE executions ADD COLUMN {name} {column_type}")
+
+
+MIGRATIONS: list[tuple[int, Migration]] = [(1, _create_version_1), (2, _add_governance)]
 """Each step brings the schema to its version number; append, never edit, a step."""
 
 SCHEMA_VERSION = MIGRATIONS[-1][0]

@@ -111,6 +111,8 @@ executions = Table(
     Column("created_at", UtcTimestamp, nullable=False),
     Column("started_at", UtcTimestamp),
     Column("completed_at", UtcTimestamp),
+    Column("compensation_status", String(16)),
+    Column("compensation_summary", JSON),
     ForeignKeyConstraint(
         ["workflow_id", "workflow_version"],
         ["workflow_versions.workflow_id", "workflow_versions.version"],
@@ -154,5 +156,39 @@ execution_events = Table(
     Column("type", String(64), nullable=False),
     Column("node_id", String(255)),
     Column("payload", JSON, nullable=False),
+    Column("created_at", UtcTimestamp, nullable=False),
+)
+
+human_tasks = Table(
+    "human_tasks",
+    metadata,
+    Column(
+        "execution_id",
+        String(64),
+        ForeignKey("executions.id", ondelete="CASCADE"),
+        primary_key=True,
+    ),
+    Column("node_id", String(255), primary_key=True),
+    Column("status", String(16), nullable=False),
+    Column("title", Text, nullable=False, default=""),
+    Column("input", JSON),
+    Column("created_at", UtcTimestamp, nullable=False),
+    Column("decided_at", UtcTimestamp),
+    Column("decided_by", Text),
+    Column("comment", Text),
+    Index("ix_human_tasks_status", "status"),
+)
+
+governance_findings = Table(
+    "governance_findings",
+    metadata,
+    Column("id", Integer, primary_key=True, autoincrement=True),
+    Column(
+        "execution_id", String(64), ForeignKey("executions.id", ondelete="CASCADE"), nullable=False
+    ),
+    Column("node_id", String(255)),
+    Column("failure_class", String(32), nullable=False),
+    Column("recommended_action", String(32), nullable=False),
+    Column("message", Text, nullable=False),
     Column("created_at", UtcTimestamp, nullable=False),
 )

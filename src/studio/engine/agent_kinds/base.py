@@ -23,6 +23,8 @@ class AgentCall:
     timeout: float = 60.0
     secrets: Mapping[str, str] = field(default_factory=dict, repr=False)
     """Credential values resolved for this call only; never stored, logged or exported."""
+    approval: dict[str, Any] | None = None
+    """The person's decision, for a call that passed an approval gate."""
 
     def template_context(self) -> dict[str, Any]:
         """The names a ``${...}`` substitution may start with."""

@@ -14,9 +14,11 @@ import re
 from dataclasses import dataclass, field
 from importlib.metadata import entry_points
 
+from studio.engine.agent_kinds.approval import ApprovalKind
 from studio.engine.agent_kinds.base import AgentError, AgentKind
 from studio.engine.agent_kinds.echo import EchoKind
 from studio.engine.agent_kinds.http import HttpKind
+from studio.engine.agent_kinds.llm import LlmKind
 from studio.engine.agent_kinds.python_function import PythonFunctionKind
 from studio.engine.agent_kinds.shell import ShellKind
 from studio.engine.agent_kinds.transform import TransformKind
@@ -28,6 +30,8 @@ BUILT_IN_KINDS: tuple[type[AgentKind], ...] = (
     PythonFunctionKind,
     HttpKind,
     TransformKind,
+    LlmKind,
+    ApprovalKind,
 )
 # The same rule as AgentDefinition.kind, so every registered kind can be named in a file.
 _KIND_NAME = re.compile(r"^[a-z][a-z0-9_-]*$")

@@ -1,0 +1,175 @@
+"""The ``llm`` kind: one chat completion from an OpenAI-compatible server per node run.
+
+Settings:
+    baseUrl: required template, e.g. ``http://localhost:11434/v1``; the request goes to
+        ``{baseUrl}/chat/completions``.
+    model: the model name (a template); required unless the node sets ``modelOverride``.
+    systemPrompt: optional template. A ``systemPromptAddition`` in the node's configuration
+        is appended after a blank line (the engine has already dropped over-cap values).
+    prompt: optional template for the user message; by default the node input as text.
+    temperature, maxTokens: optional numbers (or templates giving numbers).
+    apiKey: optional template, typically ``${credentials.NAME}``; or
+    apiKeyRef: a credential reference (``env:NAME``, ``keyring:SERVICE/NAME``) resolved at
+        call time. Without either, no Authorization header is sent.
+
+The output is ``{text, model, usage, finishReason}``. A status of 400 and above is an
+``HTTPError`` (429 a ``RateLimited``) with the status in its details; a refused connection is a
+``ConnectionError``, a timeout a ``Timeout``, and an answer without
+``choices[0].message.content`` an ``InvalidOutput``. The key and the call's other secrets are
+redacted from every error message.
+"""
+
+from typing import Any, ClassVar
+
+import httpx
+
+from studio.engine.agent_kinds.base import AgentCall, AgentError, AgentKind
+from studio.engine.agent_kinds.settings import invalid_agent, rendered, rendered_text, setting
+from studio.engine.credentials import CredentialError, Redactor, resolve_reference
+from studio.engine.overrides import MODEL_OVERRIDE, SYSTEM_PROMPT_ADDITION
+from studio.engine.templates import as_text
+
+_ERROR_TEXT_CHARS = 500
+
+
+class LlmKind(AgentKind):
+    """Sends the node's prompt to a chat-completions endpoint and returns the answer."""
+
+    name: ClassVar[str] = "llm"
+
+    async def run(self, call: AgentCall) -> Any:
+        """Build the request from the settings, send it and read the assistant's message."""
+        api_key = _api_key(call)
+        redactor = Redactor([*call.secrets.values(), *([api_key] if api_key else [])])
+        try:
+            return await _complete(call, api_key)
+        except AgentError as failure:
+            raise AgentError(
+                failure.error_type, redactor.redact_text(failure.message), failure.details
+            ) from None
+
+
+async def _complete(call: AgentCall, api_key: str | None) -> dict[str, Any]:
+    url = rendered_text(call, "baseUrl", setting(call, "baseUrl")).rstrip("/") + "/chat/completions"
+    body = _request_body(call)
+    headers = {"Authorization": f"Bearer {api_key}"} if api_key else {}
+    where = f"POST {url}"
+    # A client per call: kinds are shared and concurrent, and nothing outlives the call.
+    try:
+        async with httpx.AsyncClient(timeout=call.timeout, trust_env=False) as client:
+            response = await client.post(url, json=body, headers=headers)
+    except httpx.TimeoutException as failure:
+        raise AgentError("Timeout", f"{where} timed out: {_reason(failure)}") from None
+    except (httpx.UnsupportedProtocol, httpx.InvalidURL) as failure:
+        raise AgentError("InvalidAgent", f"{where}: {_reason(failure)}") from None
+    except httpx.TransportError as failure:
+        raise AgentError("ConnectionError", f"{where} failed: {_reason(failure)}") from None
+    return _output(response, where, body["model"])
+
+
+def _api_key(call: AgentCall) -> str | None:
+    settings = call.agent.settings
+    if "apiKey" in settings and "apiKeyRef" in settings:
+        raise invalid_agent(call, "apiKey", "and settings.apiKeyRef cannot both be set")
+    if "apiKey" in settings:
+        return rendered_text(call, "apiKey", settings["apiKey"]) or None
+    if "apiKeyRef" not in settings:
+        return None
+    reference = settings["apiKeyRef"]
+    if not isinstance(reference, str):
+        raise invalid_agent(call, "apiKeyRef", "must be a credential reference such as env:NAME")
+    try:
+        return resolve_reference(reference)
+    except CredentialError as failure:
+        message = f"agent '{call.agent.id}': settings.apiKeyRef: {failure}"
+        raise AgentError("CredentialError", message) from None
+
+
+def _request_body(call: AgentCall) -> dict[str, Any]:
+    body: dict[str, Any] = {"model": _model(call), "messages": _messages(call)}
+    temperature = _number(call, "temperature")
+    if temperature is not None:
+        body["temperature"] = temperature
+    max_tokens = _number(call, "maxTokens")
+    if max_tokens is not None:
+        if isinstance(max_tokens, float) or max_tokens < 1:
+            raise invalid_agent(call, "maxTokens", "must be a whole number of at least 1")
+        body["max_tokens"] = max_tokens
+    return body
+
+
+def _model(call: AgentCall) -> str:
+    override = call.configuration.get(MODEL_OVERRIDE)
+    if isinstance(override, str) and override:
+        return override
+    model = rendered_text(call, "model", setting(call, "model"))
+    if not model:
+        raise invalid_agent(call, "model", "must not be empty")
+    return model
+
+
+def _messages(call: AgentCall) -> list[dict[str, str]]:
+    parts = []
+    if "systemPrompt" in call.agent.settings:
+        parts.append(rendered_text(call, "systemPrompt", call.agent.settings["systemPrompt"]))
+    addition = call.configuration.get(SYSTEM_PROMPT_ADDITION)
+    if isinstance(addition, str) and addition:
+        parts.append(addition)
+    system = "\n\n".join(part for part in parts if part)
+    if "prompt" in call.agent.settings:
+        prompt = rendered_text(call, "prompt", call.agent.settings["prompt"])
+    else:
+        prompt = as_text(call.input)
+    messages = [{"role": "system", "content": system}] if system else []
+    return [*messages, {"role": "user", "content": prompt}]
+
+
+def _number(call: AgentCall, name: str) -> int | float | None:
+    if name not in call.agent.settings:
+        return None
+    value = rendered(call, name, call.agent.settings[name])
+    if isinstance(value, bool) or not isinstance(value, int | float):
+        raise invalid_agent(call, name, f"must be a number, not {type(value).__name__}")
+    return value
+
+
+def _output(response: httpx.Response, where: str, model: str) -> dict[str, Any]:
+    status = response.status_code
+    if status >= 400:
+        error_type = "RateLimited" if status == 429 else "HTTPError"
+        reason = _server_error(response)
+        message = f"{where} returned HTTP {status}" + (f": {reason}" if reason else "")
+        raise AgentError(error_type, message, {"status": status})
+    try:
+        answer = response.json()
+        choice = answer["choices"][0]
+        text = choice["message"]["content"]
+    except (ValueError, KeyError, IndexError, TypeError):
+        text = None
+    if not isinstance(text, str):
+        shown = response.text[:_ERROR_TEXT_CHARS]
+        message = f"{where}: the answer has no choices[0].message.content: {shown}"
+        raise AgentError("InvalidOutput", message, {"status": status})
+    return {
+        "text": text,
+        "model": answer.get("model") or model,
+        "usage": answer.get("usage") or {},
+        "finishReason": choice.get("finish_reason"),
+    }
+
+
+def _server_error(response: httpx.Response) -> str:
+    """The server's own error message: ``error.message`` (OpenAI), ``error`` (Ollama) or text."""
+    try:
+        error = response.json().get("error")
+    except (ValueError, AttributeError):
+        error = None
+    if isinstance(error, dict) and isinstance(error.get("message"), str):
+        return error["message"]
+    if isinstance(error, str):
+        return error
+    return response.text[:_ERROR_TEXT_CHARS]
+
+
+def _reason(failure: Exception) -> str:
+    return str(failure) or type(failure).__name__

@@ -1,0 +1,58 @@
+"""A circuit breaker per agent: after N consecutive failures calls are refused until a
+cool-down passes; then one trial call decides whether the circuit closes again."""
+
+import time
+from collections.abc import Callable
+from dataclasses import dataclass
+
+from studio.engine.agent_kinds.base import AgentError
+from studio.model.governance import CircuitBreakerSettings
+
+
+@dataclass
+class _Circuit:
+    failures: int = 0
+    opened_at: float | None = None
+    trial_in_flight: bool = False
+
+
+class CircuitBreakerBoard:
+    """The circuits of every agent this runner has called."""
+
+    def __init__(self, clock: Callable[[], float] = time.monotonic) -> None:
+        self._clock = clock
+        self._circuits: dict[str, _Circuit] = {}
+
+    def check(self, agent_id: str, settings: CircuitBreakerSettings) -> None:
+        """Refuse a call with CircuitOpen while the agent's circuit is open."""
+        circuit = self._circuits.get(agent_id)
+        if circuit is None or circuit.opened_at is None:
+            return
+        waited = self._clock() - circuit.opened_at
+        if waited < settings.cooldown_seconds or circuit.trial_in_flight:
+            remaining = max(0.0, settings.cooldown_seconds - waited)
+            raise AgentError(
+                "CircuitOpen",
+                f"the circuit for agent '{agent_id}' is open after {circuit.failures} consecutive "
+                f"failures; calls resume in {remaining:.0f} s",
+            )
+        circuit.trial_in_flight = True  # half-open: this call is the trial
+
+    def record_success(self, agent_id: str) -> None:
+        """A call succeeded: the circuit closes."""
+        self._circuits.pop(agent_id, None)
+
+    def record_failure(self, agent_id: str, settings: CircuitBreakerSettings) -> None:
+        """A call failed: count it, and open the circuit at the threshold (or after a trial)."""
+        circuit = self._circuits.setdefault(agent_id, _Circuit())
+        circuit.failures += 1
+        if circuit.trial_in_flight or circuit.failures >= settings.failure_threshold:
+            circuit.opened_at = self._clock()
+        circuit.trial_in_flight = False
+
+    def state_of(self, agent_id: str) -> str:
+        """closed, open or half-open (open with its cool-down over is reported as open)."""
+        circuit = self._circuits.get(agent_id)
+        if circuit is None or circuit.opened_at is None:
+            return "closed"
+        return "half-open" if circuit.trial_in_flight else "open"

@@ -1,0 +1,120 @@
+"""The one seam every agent call and every compensation passes, in this order:
+deny-list → circuit breaker → approval → reservation (idempotency) → the agent kind.
+
+The reservation is the caller's durable "started" record (a node's running transition, a
+compensation's compensating row), written just before the call; the caller's completed
+record finalizes it. A resumed run finds a reserved-but-unfinalized call and reports it as
+interrupted instead of repeating it silently (see ExecutionRun)."""
+
+import asyncio
+from collections.abc import Callable
+from dataclasses import dataclass, replace
+from typing import Any
+
+from studio.engine.agent_kinds.base import AgentCall, AgentError
+from studio.engine.agent_kinds.registry import KindRegistry
+from studio.engine.circuit_breaker import CircuitBreakerBoard
+from studio.model.governance import CircuitBreakerSettings, GovernanceSettings
+from studio.store.human_tasks import APPROVED, REJECTED, HumanTaskRepository
+
+NOT_TARGET_FAILURES = frozenset(
+    {
+        "PolicyDenied",
+        "CircuitOpen",
+        "ApprovalPending",
+        "ApprovalRejected",
+        "TemplateError",
+        "InvalidAgent",
+        "InvalidParameters",
+        "UnknownAgent",
+        "UnknownAgentKind",
+        "CredentialUnavailable",
+    }
+)
+"""Errors that say nothing about the target's health, so the breaker does not count them."""
+
+
+class ApprovalPending(AgentError):
+    """The call waits for a person's decision; nothing has run."""
+
+    def __init__(self, title: str) -> None:
+        super().__init__("ApprovalPending", f"waiting for approval: {title}")
+        self.title = title
+
+
+class ReservationRefused(Exception):
+    """The caller could not record the call as started (the execution was cancelled)."""
+
+
+@dataclass(frozen=True)
+class DispatchRequest:
+    """One call through the seam."""
+
+    call: AgentCall
+    policy: GovernanceSettings
+    needs_approval: bool
+    approval_title: str
+    reserve: Callable[[], bool]
+    tool: str | None = None
+
+
+class Dispatcher:
+    """Runs calls through governance, then through their agent kind."""
+
+    def __init__(
+        self, kinds: KindRegistry, human_tasks: HumanTaskRepository, breakers: CircuitBreakerBoard
+    ) -> None:
+        self.kinds, self.human_tasks, self.breakers = kinds, human_tasks, breakers
+
+    async def dispatch(self, request: DispatchRequest) -> Any:
+        """The call's output, or AgentError (ApprovalPending when a person must decide)."""
+        call, agent_id = request.call, request.call.agent.id
+        self._check_deny_list(request)
+        breaker = request.policy.circuit_breaker or CircuitBreakerSettings()
+        self.breakers.check(agent_id, breaker)
+        decision = self._pass_approval_gate(request) if request.needs_approval else None
+        if decision is not None:
+            call = replace(call, approval=decision)
+        kind = self.kinds.get(call.agent.kind)
+        if not request.reserve():
+            raise ReservationRefused()
+        try:
+            output = await asyncio.wait_for(kind.run(call), call.timeout)
+        except TimeoutError as timed_out:
+            self.breakers.record_failure(agent_id, breaker)
+            message = f"the call did not finish within {call.timeout:g} s"
+            raise AgentError("Timeout", message) from timed_out
+        except AgentError as failure:
+            if failure.error_type not in NOT_TARGET_FAILURES:
+                self.breakers.record_failure(agent_id, breaker)
+            raise
+        except Exception as crash:  # an agent kind's own bug still fails only this call
+            self.breakers.record_failure(agent_id, breaker)
+            raise AgentError(type(crash).__name__, str(crash) or repr(crash)) from crash
+        self.breakers.record_success(agent_id)
+        return output
+
+    def _check_deny_list(self, request: DispatchRequest) -> None:
+        agent_id = request.call.agent.id
+        if agent_id in request.policy.deny_agents:
+            raise AgentError("PolicyDenied", f"agent '{agent_id}' is on the deny-list")
+        tool = request.tool
+        if tool is not None and tool in request.policy.deny_tools:
+            raise AgentError("PolicyDenied", f"tool '{tool}' is on the deny-list")
+
+    def _pass_approval_gate(self, request: DispatchRequest) -> dict[str, Any]:
+        call = request.call
+        task = self.human_tasks.request(
+            call.execution_id, call.node_id, request.approval_title, call.input
+        )
+        if task.status == REJECTED:
+            reason = f": {task.comment}" if task.comment else ""
+            raise AgentError("ApprovalRejected", f"rejected by {task.decided_by}{reason}")
+        if task.status != APPROVED:
+            raise ApprovalPending(request.approval_title)
+        return {
+            "approved": True,
+            "by": task.decided_by,
+            "comment": task.comment,
+            "at": task.decided_at.isoformat() if task.decided_at else None,
+        }

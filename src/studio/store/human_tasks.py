@@ -1,0 +1,180 @@
+"""Human tasks: a node waiting for a person's approval, and the decision once made.
+
+A decision may be recorded before the run reaches the node (pre-approval); the node then
+passes its approval gate at once.
+"""
+
+from dataclasses import dataclass
+from datetime import datetime
+from typing import Any
+
+from sqlalchemy import Row, insert, select, update
+
+from studio.model.errors import NotFoundError
+from studio.store.database import Database
+from studio.store.schema import executions, human_tasks, utc_now
+
+PENDING, APPROVED, REJECTED = "pending", "approved", "rejected"
+
+
+@dataclass(frozen=True)
+class HumanTask:
+    """Who must decide what, since when, and what they decided."""
+
+    execution_id: str
+    node_id: str
+    status: str
+    title: str
+    input: Any
+    created_at: datetime
+    decided_at: datetime | None
+    decided_by: str | None
+    comment: str | None
+
+    @property
+    def is_decided(self) -> bool:
+        """Whether a person approved or rejected it."""
+        return self.status in (APPROVED, REJECTED)
+
+    def to_data(self) -> dict[str, Any]:
+        """JSON-compatible form."""
+        return {
+            "executionId": self.execution_id,
+            "nodeId": self.node_id,
+            "status": self.status,
+            "title": self.title,
+            "input": self.input,
+            "createdAt": _iso(self.created_at),
+            "decidedAt": _iso(self.decided_at),
+            "decidedBy": self.decided_by,
+            "comment": self.comment,
+        }
+
+
+class HumanTaskRepository:
+    """Approval requests and decisions."""
+
+    def __init__(self, database: Database) -> None:
+        self.database = database
+
+    def get(self, execution_id: str, node_id: str) -> HumanTask | None:
+        """The task of one node of one execution, if any."""
+        query = select(human_tasks).where(
+            human_tasks.c.execution_id == execution_id, human_tasks.c.node_id == node_id
+        )
+        with self.database.read() as connection:
+            row = connection.execute(query).first()
+        return _task(row) if row else None
+
+    def request(self, execution_id: str, node_id: str, title: str, task_input: Any) -> HumanTask:
+        """Ask for a decision; an existing task (pending or decided) is returned as it is."""
+        with self.database.write() as connection:
+            existing = connection.execute(
+                select(human_tasks).where(
+                    human_tasks.c.execution_id == execution_id, human_tasks.c.node_id == node_id
+                )
+            ).first()
+            if existing is not None:
+                return _task(existing)
+            connection.execute(
+                insert(human_tasks).values(
+                    execution_id=execution_id,
+                    node_id=node_id,
+                    status=PENDING,
+                    title=title,
+                    input=task_input,
+                    created_at=utc_now(),
+                )
+            )
+        task = self.get(execution_id, node_id)
+        assert task is not None
+        return task
+
+    def decide(
+        self, execution_id: str, node_id: str, *, approved: bool, by: str, comment: str | None
+    ) -> HumanTask:
+        """Record a decision, creating the task when the run has not reached the node yet.
+
+        A decision already made is not overwritten: the first decision stands.
+        """
+        now = utc_now()
+        status = APPROVED if approved else REJECTED
+        with self.database.write() as connection:
+            if (
+                connection.execute(
+                    select(executions.c.id).where(executions.c.id == execution_id)
+                ).first()
+                is None
+            ):
+                raise NotFoundError("Execution not found")
+            changed = connection.execute(
+                update(human_tasks)
+                .where(
+                    human_tasks.c.execution_id == execution_id,
+                    human_tasks.c.node_id == node_id,
+                    human_tasks.c.status == PENDING,
+                )
+                .values(status=status, decided_at=now, decided_by=by, comment=comment)
+            ).rowcount
+            if (
+                not changed
+                and connection.execute(
+                    select(human_tasks.c.node_id).where(
+                        human_tasks.c.execution_id == execution_id, human_tasks.c.node_id == node_id
+                    )
+                ).first()
+                is None
+            ):
+                connection.execute(
+                    insert(human_tasks).values(
+                        execution_id=execution_id,
+                        node_id=node_id,
+                        status=status,
+                        title="decided before the run reached the node",
+                        created_at=now,
+                        decided_at=now,
+                        decided_by=by,
+                        comment=comment,
+                    )
+                )
+        task = self.get(execution_id, node_id)
+        assert task is not None
+        return task
+
+    def waiting(self) -> list[HumanTask]:
+        """Every task still waiting for a decision, oldest first."""
+        query = (
+            select(human_tasks)
+            .where(human_tasks.c.status == PENDING)
+            .order_by(human_tasks.c.created_at)
+        )
+        with self.database.read() as connection:
+            return [_task(row) for row in connection.execute(query)]
+
+    def for_execution(self, execution_id: str) -> list[HumanTask]:
+        """Every task of one execution."""
+        query = (
+            select(human_tasks)
+            .where(human_tasks.c.execution_id == execution_id)
+            .order_by(human_tasks.c.created_at)
+        )
+        with self.database.read() as connection:
+            return [_task(row) for row in connection.execute(query)]
+
+
+def _task(row: Row) -> HumanTask:
+    return HumanTask(
+        execution_id=row.execution_id,
+        node_id=row.node_id,
+        status=row.status,
+        title=row.title,
+        input=row.input,
+        created_at=row.created_at,
+        decided_at=row.decided_at,
+        decided_by=row.decided_by,
+        comment=row.comment,
+    )
+
+
+def _iso(moment: datetime | None) -> str | None:
+    return moment.isoformat().replace("+00:00", "Z") if moment else None
