@@ -63,11 +63,11 @@ def test_missing_folder_is_skipped(tmp_path: Path) -> None:
     assert registry.problems == []
 
 
-def test_files_that_are_not_yaml_are_ignored(tmp_path: Path) -> None:
+def test_json_definitions_load_and_other_files_are_ignored(tmp_path: Path) -> None:
     write(tmp_path, "notes.txt", "not an agent")
     write(tmp_path, "agent.json", '{"id": "j", "name": "J", "kind": "echo"}')
     registry = AgentRegistry.from_folders([tmp_path])
-    assert len(registry) == 0
+    assert [agent.id for agent in registry] == ["j"]
     assert registry.problems == []
 
 

@@ -9,7 +9,12 @@ from datetime import timedelta
 from typing import Any
 
 from studio.engine.agent_kinds.base import AgentCall, AgentError
-from studio.engine.credentials import CredentialError, Redactor, resolve_credentials
+from studio.engine.credentials import (
+    CredentialError,
+    Redactor,
+    resolve_credentials,
+    resolve_reference,
+)
 from studio.engine.dispatch import ApprovalPending, Dispatcher, DispatchRequest, ReservationRefused
 from studio.engine.events import EventBus
 from studio.engine.overrides import effective_overrides
@@ -32,6 +37,17 @@ class RunContext:
     policy: GovernanceSettings
     secrets: dict[str, str] = field(default_factory=dict, repr=False)
     credential_problem: str | None = None
+
+    def learn_agent_secrets(self, agent: AgentDefinition) -> None:
+        """Resolve an agent's own ``...Ref`` credential settings too, so that their values
+        are redacted like the workflow's (the kind resolves them again for its call)."""
+        for key, value in agent.settings.items():
+            name = f"{agent.id}.{key}"
+            if key.endswith("Ref") and isinstance(value, str) and name not in self.secrets:
+                try:
+                    self.secrets[name] = resolve_reference(value)
+                except CredentialError:
+                    continue  # the kind reports it when it needs the value
 
     @property
     def redactor(self) -> Redactor:
@@ -109,6 +125,7 @@ class NodeRunner:
             )
         if context.credential_problem is not None:
             raise AgentError("CredentialUnavailable", context.credential_problem)
+        context.learn_agent_secrets(agent)
         call = self._call(context, node, agent, node_input, retry_count)
 
         def reserve() -> bool:

@@ -11,7 +11,7 @@ from studio.model.base import StudioModel
 from studio.model.structure import format_path
 from studio.model.workflow_files import WorkflowFileError, read_definition
 
-AGENT_FILE_PATTERNS = ("*.yaml", "*.yml")
+AGENT_FILE_PATTERNS = ("*.yaml", "*.yml", "*.json")
 
 
 class AgentDefinition(StudioModel):

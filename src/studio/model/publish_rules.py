@@ -24,6 +24,7 @@ def publish_problems(
         )
     for node in workflow.nodes:
         problems.extend(agent_problems(node, known_agents))
+        problems.extend(compensation_problems(node, known_agents))
     problems.extend(override_warnings(workflow, prompt_cap))
     return problems
 
@@ -39,6 +40,14 @@ def agent_problems(node: Node, known_agents: Container[str]) -> list[Problem]:
         message = f"uses agent '{node.agent_id}', which is not in the agent registry"
         return [error("agent.unknown", message, node_id=node.id)]
     return []
+
+
+def compensation_problems(node: Node, known_agents: Container[str]) -> list[Problem]:
+    """An error when a node's compensation names a tool that is not an agent in the registry."""
+    if node.compensation is None or node.compensation.tool in known_agents:
+        return []
+    message = f"its compensation tool '{node.compensation.tool}' is not an agent in the registry"
+    return [error("compensation.unknown-tool", message, node_id=node.id)]
 
 
 def override_warnings(workflow: Workflow, prompt_cap: int | None = None) -> list[Problem]:
