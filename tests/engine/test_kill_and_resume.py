@@ -9,19 +9,16 @@ import json
 import os
 import signal
 import subprocess
-import sys
-import time
-from datetime import UTC, datetime
 from pathlib import Path
 
 import pytest
 
 from studio.store import ExecutionRepository, open_database
 from tests.cli_runner import REPO_ROOT
+from tests.engine.process_kills import kill_inside_a_node, studio
 
 NODES = 50
 SLEEP = 0.06
-KILL_WINDOW = (0.015, 0.040)  # seconds into a node's run: inside its sleep, far from its write
 
 AGENT = """\
 id: ledger-writer
@@ -35,7 +32,9 @@ settings:
 """
 
 
-def write_case(folder: Path) -> tuple[Path, Path, Path]:
+def write_case(
+    folder: Path, nodes_count: int = NODES, constraints: dict | None = None
+) -> tuple[Path, Path, Path]:
     """The agent folder, the workflow file and the ledger path."""
     agents = folder / "agents"
     agents.mkdir()
@@ -46,50 +45,14 @@ def write_case(folder: Path) -> tuple[Path, Path, Path]:
             "id": f"n{i:02d}",
             "agentId": "ledger-writer",
             "configuration": {"parameters": {"node": f"n{i:02d}", "ledger": str(ledger)}},
+            "constraints": constraints or {},
         }
-        for i in range(NODES)
+        for i in range(nodes_count)
     ]
-    edges = [{"source": f"n{i:02d}", "target": f"n{i + 1:02d}"} for i in range(NODES - 1)]
+    edges = [{"source": f"n{i:02d}", "target": f"n{i + 1:02d}"} for i in range(nodes_count - 1)]
     workflow = folder / "ledger-chain.json"
     workflow.write_text(json.dumps({"name": "ledger chain", "nodes": nodes, "edges": edges}))
     return agents, workflow, ledger
-
-
-def studio(*args: str) -> list[str]:
-    return [sys.executable, "-m", "studio", *args]
-
-
-def kill_inside_a_node(process: subprocess.Popen, database: Path) -> str:
-    """Wait until a node past the first few is inside its sleep, then SIGKILL the run."""
-    deadline = time.monotonic() + 60
-    while time.monotonic() < deadline:
-        if database.exists():
-            target = _node_mid_sleep(database)
-            if target is not None:
-                process.send_signal(signal.SIGKILL)
-                process.wait(timeout=10)
-                return target
-        time.sleep(0.003)
-    process.kill()
-    pytest.fail("the run never reached a node to interrupt")
-
-
-_REPOSITORIES: dict[Path, ExecutionRepository] = {}
-
-
-def _node_mid_sleep(database: Path) -> str | None:
-    repository = _REPOSITORIES.setdefault(database, ExecutionRepository(open_database(database)))
-    records = repository.find()
-    if not records:
-        return None
-    record = repository.get(records[0].execution_id)
-    completed = sum(r.status == "completed" for r in record.node_results.values())
-    for node_id, result in record.node_results.items():
-        if result.status == "running" and result.started_at and completed >= 5:
-            age = (datetime.now(UTC) - result.started_at).total_seconds()
-            if KILL_WINDOW[0] <= age <= KILL_WINDOW[1]:
-                return node_id
-    return None
 
 
 @pytest.mark.parametrize("attempt", range(10))
