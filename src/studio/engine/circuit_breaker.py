@@ -36,7 +36,20 @@ class CircuitBreakerBoard:
                 f"the circuit for agent '{agent_id}' is open after {circuit.failures} consecutive "
                 f"failures; calls resume in {remaining:.0f} s",
             )
-        circuit.trial_in_flight = True  # half-open: this call is the trial
+
+    def begin_call(self, agent_id: str) -> None:
+        """The call is about to reach the agent: past a cool-down it is the one trial call.
+
+        Marked only now, so a call held at the approval gate never occupies the trial."""
+        circuit = self._circuits.get(agent_id)
+        if circuit is not None and circuit.opened_at is not None:
+            circuit.trial_in_flight = True
+
+    def end_call_unjudged(self, agent_id: str) -> None:
+        """The call ended in a way that says nothing about the agent: free the trial."""
+        circuit = self._circuits.get(agent_id)
+        if circuit is not None:
+            circuit.trial_in_flight = False
 
     def record_success(self, agent_id: str) -> None:
         """A call succeeded: the circuit closes."""

@@ -78,6 +78,7 @@ class Dispatcher:
         kind = self.kinds.get(call.agent.kind)
         if not request.reserve():
             raise ReservationRefused()
+        self.breakers.begin_call(agent_id)
         try:
             output = await asyncio.wait_for(kind.run(call), call.timeout)
         except TimeoutError as timed_out:
@@ -85,8 +86,13 @@ class Dispatcher:
             message = f"the call did not finish within {call.timeout:g} s"
             raise AgentError("Timeout", message) from timed_out
         except AgentError as failure:
-            if failure.error_type not in NOT_TARGET_FAILURES:
+            if failure.error_type in NOT_TARGET_FAILURES:
+                self.breakers.end_call_unjudged(agent_id)
+            else:
                 self.breakers.record_failure(agent_id, breaker)
+            raise
+        except asyncio.CancelledError:
+            self.breakers.end_call_unjudged(agent_id)
             raise
         except Exception as crash:  # an agent kind's own bug still fails only this call
             self.breakers.record_failure(agent_id, breaker)

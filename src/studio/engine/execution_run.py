@@ -251,6 +251,8 @@ class ExecutionRun:
                 )
             self._announce(event)
             self.statuses[node_id] = action
+            if action == FAILED:  # its successors can now be decided (they fail upstream)
+                self.candidates.update(self._successors_now_decidable(node_id))
 
     def _deadline(self) -> float | None:
         if self.workflow.timeout is None:

@@ -6,7 +6,6 @@ an allowed from-state and appends an event with the next sequence number (no gap
 
 import uuid
 from collections.abc import Iterable
-from datetime import datetime
 from functools import lru_cache
 from typing import Any
 
@@ -29,36 +28,33 @@ from studio.model import Workflow
 from studio.model.errors import EXECUTION_NOT_FOUND, NotFoundError
 from studio.model.execution import (
     CANCELLED,
-    COMPENSATING,
     EXECUTION_TERMINAL,
     EXECUTION_TRANSITIONS,
-    FAILED,
     NODE_TERMINAL,
     NODE_TRANSITIONS,
     PENDING,
     RUNNING,
-    WAITING,
     ExecutionEvent,
     ExecutionRecord,
     NodeResult,
 )
+from studio.store.compensation_records import CompensationRecords
 from studio.store.database import Database
 from studio.store.driver_statements import DriverStatement, compile_for_driver
+from studio.store.event_log import append_event
+from studio.store.execution_claims import ExecutionClaims
 from studio.store.schema import (
     UtcTimestamp,
     execution_events,
     executions,
-    governance_findings,
     node_results,
     utc_now,
 )
 
 _UNSET: Any = object()
-CLAIMABLE = (PENDING, RUNNING, WAITING, FAILED)
-"""Statuses a runner may take over: to drive it, or to finish a failed run's unwind."""
 
 
-class ExecutionRepository:
+class ExecutionRepository(ExecutionClaims, CompensationRecords):
     """Reads and writes execution records; the step runner is its main writer."""
 
     def __init__(self, database: Database) -> None:
@@ -93,7 +89,7 @@ class ExecutionRepository:
             if rows:
                 connection.execute(insert(node_results), rows)
             payload = {"workflowId": workflow.id, "workflowVersion": workflow.version}
-            event = _append_event(connection, execution_id, "execution.created", None, payload, now)
+            event = append_event(connection, execution_id, "execution.created", None, payload, now)
         return self.get(execution_id), event
 
     def get(self, execution_id: str) -> ExecutionRecord:
@@ -184,7 +180,7 @@ class ExecutionRepository:
         with self.database.write() as connection:
             if connection.execute(statement).rowcount != 1:
                 return None
-            return _append_event(connection, execution_id, event_type, None, payload or {}, now)
+            return append_event(connection, execution_id, event_type, None, payload or {}, now)
 
     def set_node_status(
         self,
@@ -215,89 +211,14 @@ class ExecutionRepository:
                 changed = connection.execute(_node_update(status, columns), params).rowcount
             if changed != 1:
                 return None
-            return _append_event(connection, execution_id, event_type, node_id, payload or {}, now)
+            return append_event(connection, execution_id, event_type, node_id, payload or {}, now)
 
     def note(
         self, execution_id: str, event_type: str, node_id: str | None, payload: dict[str, Any]
     ) -> ExecutionEvent:
         """Append an event that changes no state, such as an escalation or a decision."""
         with self.database.write() as connection:
-            return _append_event(connection, execution_id, event_type, node_id, payload, utc_now())
-
-    def begin_compensation(
-        self, execution_id: str, node_id: str, position: int, payload: dict[str, Any]
-    ) -> ExecutionEvent:
-        """Reserve a compensation: its ``#comp`` row is written compensating before dispatch."""
-        now = utc_now()
-        with self.database.write() as connection:
-            connection.execute(
-                insert(node_results).values(
-                    execution_id=execution_id,
-                    node_id=node_id,
-                    position=position,
-                    status=COMPENSATING,
-                    input=payload.get("args"),
-                    retry_count=0,
-                    started_at=now,
-                )
-            )
-            return _append_event(
-                connection, execution_id, "compensation.started", node_id, payload, now
-            )
-
-    def set_compensation_state(
-        self,
-        execution_id: str,
-        status: str,
-        summary: dict[str, Any],
-        event_type: str,
-        payload: dict[str, Any] | None = None,
-    ) -> ExecutionEvent:
-        """Record the unwind's overall status and summary on the execution."""
-        now = utc_now()
-        with self.database.write() as connection:
-            connection.execute(
-                update(executions)
-                .where(executions.c.id == execution_id)
-                .values(compensation_status=status, compensation_summary=summary)
-            )
-            return _append_event(connection, execution_id, event_type, None, payload or {}, now)
-
-    def record_finding(
-        self,
-        execution_id: str,
-        node_id: str | None,
-        failure_class: str,
-        action: str,
-        message: str,
-    ) -> None:
-        """A governance finding: a durable note that a person has to look at something."""
-        with self.database.write() as connection:
-            connection.execute(
-                insert(governance_findings).values(
-                    execution_id=execution_id,
-                    node_id=node_id,
-                    failure_class=failure_class,
-                    recommended_action=action,
-                    message=message,
-                    created_at=utc_now(),
-                )
-            )
-
-    def findings(self, execution_id: str) -> list[dict[str, Any]]:
-        """The governance findings of an execution, oldest first."""
-        table = governance_findings
-        query = select(table).where(table.c.execution_id == execution_id).order_by(table.c.id)
-        with self.database.read() as connection:
-            return [
-                {
-                    "nodeId": row.node_id,
-                    "failureClass": row.failure_class,
-                    "recommendedAction": row.recommended_action,
-                    "message": row.message,
-                }
-                for row in connection.execute(query)
-            ]
+            return append_event(connection, execution_id, event_type, node_id, payload, utc_now())
 
     def cancel(self, execution_id: str) -> tuple[ExecutionRecord, list[ExecutionEvent]]:
         """Cancel a pending or running execution and its unfinished nodes.
@@ -334,112 +255,15 @@ class ExecutionRepository:
                         )
                     )
                     events.append(
-                        _append_event(connection, execution_id, "node.cancelled", node_id, {}, now)
+                        append_event(connection, execution_id, "node.cancelled", node_id, {}, now)
                     )
                 events.append(
-                    _append_event(connection, execution_id, "execution.cancelled", None, {}, now)
+                    append_event(connection, execution_id, "execution.cancelled", None, {}, now)
                 )
         return self.get(execution_id), events
 
-    def claim(
-        self, execution_id: str, owner: str, replacing: str | None, stale_before: datetime
-    ) -> bool:
-        """Become the execution's runner: when it has no owner, its owner is ``replacing``
-        (known dead), or its owner's heartbeat is older than ``stale_before``."""
-        table = executions
-        free = table.c.owner.is_(None) | (table.c.heartbeat_at < stale_before)
-        if replacing is not None:
-            free = free | (table.c.owner == replacing)
-        statement = (
-            update(table)
-            .where(table.c.id == execution_id, table.c.status.in_(CLAIMABLE), free)
-            .values(owner=owner, heartbeat_at=utc_now())
-        )
-        with self.database.write() as connection:
-            return connection.execute(statement).rowcount == 1
-
-    def owner_of(self, execution_id: str) -> tuple[str | None, datetime | None]:
-        """The runner that holds the execution and when it last said it was alive."""
-        with self.database.read() as connection:
-            row = connection.execute(
-                select(executions.c.owner, executions.c.heartbeat_at).where(
-                    executions.c.id == execution_id
-                )
-            ).first()
-        if row is None:
-            raise NotFoundError(EXECUTION_NOT_FOUND)
-        return row.owner, row.heartbeat_at
-
-    def heartbeat(self, execution_id: str, owner: str) -> str | None:
-        """Renew the claim; returns the execution's status, or None if the claim was lost."""
-        with self.database.write() as connection:
-            row = connection.execute(
-                update(executions)
-                .where(executions.c.id == execution_id, executions.c.owner == owner)
-                .values(heartbeat_at=utc_now())
-                .returning(executions.c.status)
-            ).first()
-        return row.status if row else None
-
-    def release(self, execution_id: str, owner: str) -> None:
-        """Give up the claim."""
-        with self.database.write() as connection:
-            connection.execute(
-                update(executions)
-                .where(executions.c.id == execution_id, executions.c.owner == owner)
-                .values(owner=None, heartbeat_at=None)
-            )
-
-
-def _append_event(
-    connection: Connection,
-    execution_id: str,
-    event_type: str,
-    node_id: str | None,
-    payload: dict[str, Any],
-    now: datetime,
-) -> ExecutionEvent:
-    """Append an event numbered one past the last; the write lock keeps the numbers gapless."""
-    params = {
-        "execution_id": execution_id,
-        "type": event_type,
-        "node_id": node_id,
-        "payload": payload,
-        "created_at": now,
-    }
-    if connection.dialect.name == "sqlite":
-        # SQLite's write lock already keeps the numbers gapless.
-        seq = _SQLITE_INSERT_EVENT.execute(connection, params).fetchone()[0]
-    else:
-        connection.execute(_LOCK_EXECUTION, {"where_id": execution_id})
-        seq = connection.execute(_INSERT_EVENT, params).scalar_one()
-    return ExecutionEvent(execution_id, seq, event_type, node_id, payload, now)
-
-
-# The hot path reuses statements built once, so SQLAlchemy compiles each only once.
-_events = execution_events.c
-_LOCK_EXECUTION = (
-    select(executions.c.id).where(executions.c.id == bindparam("where_id")).with_for_update()
-)
-_INSERT_EVENT = (
-    insert(execution_events)
-    .from_select(
-        ["execution_id", "seq", "type", "node_id", "payload", "created_at"],
-        select(
-            bindparam("execution_id", type_=_events.execution_id.type),
-            func.coalesce(func.max(_events.seq), 0) + 1,
-            bindparam("type", type_=_events.type.type),
-            bindparam("node_id", type_=_events.node_id.type),
-            bindparam("payload", type_=_events.payload.type),
-            bindparam("created_at", type_=_events.created_at.type),
-        ).where(_events.execution_id == bindparam("execution_id")),
-    )
-    .returning(_events.seq)
-)
-
 
 _SQLITE = sqlite_dialect()
-_SQLITE_INSERT_EVENT = compile_for_driver(_INSERT_EVENT, _SQLITE)
 
 
 @lru_cache(maxsize=128)

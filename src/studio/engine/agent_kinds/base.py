@@ -26,6 +26,13 @@ class AgentCall:
     approval: dict[str, Any] | None = None
     """The person's decision, for a call that passed an approval gate."""
 
+    def hide_secrets(self, text: str) -> str:
+        """``text`` with this call's credential values replaced, before it is cut or kept:
+        a secret cut in half would no longer be recognised later."""
+        from studio.engine.credentials import Redactor  # credentials imports nothing of kinds
+
+        return Redactor(self.secrets.values()).redact_text(text) if self.secrets else text
+
     def template_context(self) -> dict[str, Any]:
         """The names a ``${...}`` substitution may start with."""
         return {

@@ -19,7 +19,7 @@ from collections.abc import Callable, Mapping, Sequence
 from dataclasses import dataclass
 from typing import Any
 
-from studio.engine.agent_kinds.base import AgentError
+from studio.engine.agent_kinds.base import AgentCall, AgentError
 
 _PR_SET_PDEATHSIG = 1
 _STDERR_TAIL_CHARS = 2000
@@ -48,6 +48,12 @@ class ChildResult:
     returncode: int
     stdout: str
     stderr: str
+
+    def without_secrets(self, call: AgentCall) -> "ChildResult":
+        """The same result with the call's credential values hidden from stdout and stderr."""
+        return ChildResult(
+            self.returncode, call.hide_secrets(self.stdout), call.hide_secrets(self.stderr)
+        )
 
 
 async def run_child(

@@ -50,7 +50,7 @@ class HttpKind(AgentKind):
             raise AgentError("InvalidAgent", f"{where}: {_reason(failure)}") from None
         except httpx.TransportError as failure:
             raise AgentError("ConnectionError", f"{where} failed: {_reason(failure)}") from None
-        return _output(response, where)
+        return _output(response, where, call)
 
 
 def _request_arguments(call: AgentCall) -> dict[str, Any]:
@@ -80,10 +80,10 @@ def _query_parameters(call: AgentCall) -> dict[str, Any]:
     return params
 
 
-def _output(response: httpx.Response, where: str) -> Any:
+def _output(response: httpx.Response, where: str, call: AgentCall) -> Any:
     status = response.status_code
     if status >= 400:
-        text = response.text[:_ERROR_TEXT_CHARS]
+        text = call.hide_secrets(response.text)[:_ERROR_TEXT_CHARS]
         message = f"{where} returned HTTP {status}" + (f": {text}" if text else "")
         raise AgentError("HTTPError", message, {"status": status})
     try:

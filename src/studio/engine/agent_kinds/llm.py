@@ -19,6 +19,7 @@ The output is ``{text, model, usage, finishReason}``. A status of 400 and above 
 redacted from every error message.
 """
 
+from collections.abc import Callable
 from typing import Any, ClassVar
 
 import httpx
@@ -42,14 +43,16 @@ class LlmKind(AgentKind):
         api_key = _api_key(call)
         redactor = Redactor([*call.secrets.values(), *([api_key] if api_key else [])])
         try:
-            return await _complete(call, api_key)
+            return await _complete(call, api_key, redactor.redact_text)
         except AgentError as failure:
             raise AgentError(
                 failure.error_type, redactor.redact_text(failure.message), failure.details
             ) from None
 
 
-async def _complete(call: AgentCall, api_key: str | None) -> dict[str, Any]:
+async def _complete(
+    call: AgentCall, api_key: str | None, hide: Callable[[str], str]
+) -> dict[str, Any]:
     url = rendered_text(call, "baseUrl", setting(call, "baseUrl")).rstrip("/") + "/chat/completions"
     body = _request_body(call)
     headers = {"Authorization": f"Bearer {api_key}"} if api_key else {}
@@ -64,7 +67,7 @@ async def _complete(call: AgentCall, api_key: str | None) -> dict[str, Any]:
         raise AgentError("InvalidAgent", f"{where}: {_reason(failure)}") from None
     except httpx.TransportError as failure:
         raise AgentError("ConnectionError", f"{where} failed: {_reason(failure)}") from None
-    return _output(response, where, body["model"])
+    return _output(response, where, body["model"], hide)
 
 
 def _api_key(call: AgentCall) -> str | None:
@@ -133,11 +136,14 @@ def _number(call: AgentCall, name: str) -> int | float | None:
     return value
 
 
-def _output(response: httpx.Response, where: str, model: str) -> dict[str, Any]:
+def _output(
+    response: httpx.Response, where: str, model: str, hide: Callable[[str], str]
+) -> dict[str, Any]:
+    """The answer, or an error whose text has secrets hidden before it is cut short."""
     status = response.status_code
     if status >= 400:
         error_type = "RateLimited" if status == 429 else "HTTPError"
-        reason = _server_error(response)
+        reason = hide(_server_error(response))[:_ERROR_TEXT_CHARS]
         message = f"{where} returned HTTP {status}" + (f": {reason}" if reason else "")
         raise AgentError(error_type, message, {"status": status})
     try:
@@ -147,7 +153,7 @@ def _output(response: httpx.Response, where: str, model: str) -> dict[str, Any]:
     except (ValueError, KeyError, IndexError, TypeError):
         text = None
     if not isinstance(text, str):
-        shown = response.text[:_ERROR_TEXT_CHARS]
+        shown = hide(response.text)[:_ERROR_TEXT_CHARS]
         message = f"{where}: the answer has no choices[0].message.content: {shown}"
         raise AgentError("InvalidOutput", message, {"status": status})
     return {
@@ -168,7 +174,7 @@ def _server_error(response: httpx.Response) -> str:
         return error["message"]
     if isinstance(error, str):
         return error
-    return response.text[:_ERROR_TEXT_CHARS]
+    return response.text
 
 
 def _reason(failure: Exception) -> str:

@@ -45,7 +45,7 @@ class PythonFunctionKind(AgentKind):
         }
         argv = [sys.executable, "-I", _ENTRY_SCRIPT]
         stdin = json.dumps(request).encode("utf-8")
-        result = await run_child(argv, stdin, clean_environment({}))
+        result = (await run_child(argv, stdin, clean_environment({}))).without_secrets(call)
         command = f"python function {function!r}"
         if result.returncode != 0:
             raise failure_of(result, command)

@@ -42,7 +42,7 @@ class ShellKind(AgentKind):
         cwd = call.agent.settings.get("cwd")
         cwd_text = None if cwd is None else rendered_text(call, "cwd", cwd)
         stdin = json.dumps(call.input).encode("utf-8")
-        result = await run_child(argv, stdin, env, cwd_text)
+        result = (await run_child(argv, stdin, env, cwd_text)).without_secrets(call)
         if result.returncode != 0:
             raise failure_of(result, argv[0])
         return parse_stdout(result.stdout)
