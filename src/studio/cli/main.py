@@ -8,6 +8,7 @@ from studio import __version__
 from studio.cli import desktop, runs, validation
 from studio.cli.shared import EXIT_UNREADABLE
 from studio.model.errors import StudioError
+from studio.model.workflow_files import WorkflowFileError
 
 
 def main(argv: Sequence[str] | None = None) -> int:
@@ -21,7 +22,7 @@ def main(argv: Sequence[str] | None = None) -> int:
         return 130
     except BrokenPipeError:
         return EXIT_UNREADABLE
-    except StudioError as failure:  # e.g. a database that cannot be opened
+    except (StudioError, WorkflowFileError) as failure:  # a database or settings file
         print(f"studio: {failure}", file=sys.stderr)
         return EXIT_UNREADABLE
 

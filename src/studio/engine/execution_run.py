@@ -45,6 +45,7 @@ class ExecutionRun:
         self.record, self.context, self.workflow = record, context, context.workflow
         self.executions, self.node_runner, self.bus = executions, node_runner, bus
         self.compensator = compensator
+        self.human_tasks = node_runner.dispatcher.human_tasks
         self.concurrency = max(1, concurrency)
         self.plan: DagPlan = build_plan(self.workflow)
         self.statuses = {nid: record.node_results[nid].status for nid in self.plan.node_ids}
@@ -107,6 +108,28 @@ class ExecutionRun:
         if order:
             await self.compensator.unwind(self.context, order, record.node_results)
 
+    def _reopen_decided_nodes(self) -> bool:
+        """Waiting nodes whose decision arrived while other branches ran go again."""
+        reopened = False
+        for node_id, status in self.statuses.items():
+            if status != WAITING:
+                continue
+            task = self.human_tasks.get(self.record.execution_id, node_id)
+            if task is None or not task.is_decided:
+                continue
+            event = self.executions.set_node_status(
+                self.record.execution_id,
+                node_id,
+                PENDING,
+                "node.resumed",
+                {"previousStatus": WAITING, "mayHaveRun": False},
+            )
+            self._announce(event)
+            self.statuses[node_id] = PENDING
+            self.candidates.add(node_id)
+            reopened = True
+        return reopened
+
     def _wait_for_people(self) -> None:
         waiting = [nid for nid in self.plan.topological_order if self.statuses[nid] == WAITING]
         self._announce(
@@ -127,8 +150,10 @@ class ExecutionRun:
         while not self.cancelled.is_set():
             self._settle()
             self._launch()
-            if not self.tasks:
+            if not self.tasks and not self._reopen_decided_nodes():
                 return False
+            if not self.tasks:
+                continue
             remaining = None if deadline is None else deadline - time.monotonic()
             if remaining is not None and remaining <= 0:
                 return True

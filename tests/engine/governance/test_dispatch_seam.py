@@ -19,7 +19,7 @@ from tests.engine.governance.governance_harness import (
     runner_with_policy,
     undone_in,
 )
-from tests.engine.runner_harness import INVOCATIONS, Harness, chain
+from tests.engine.runner_harness import INVOCATIONS, Harness, chain, make_harness
 
 # --- helpers -------------------------------------------------------------------------------
 
@@ -653,3 +653,32 @@ def test_the_nodes_downstream_of_an_interrupted_node_fail_as_upstream_failed(
     assert record.status == "failed"
     assert record.node_results["c"].status == "failed"
     assert record.node_results["c"].error["type"] == "UpstreamFailed"
+
+
+def test_a_decision_made_while_other_branches_run_is_picked_up_by_the_same_run(
+    tmp_path: Path,
+) -> None:
+    harness = make_harness(tmp_path)
+    data = {
+        "nodes": [
+            {"id": "start", "agentId": "counter"},
+            {"id": "gate", "agentId": "counter", "requiresApproval": True},
+            {"id": "slow", "agentId": "counter", "configuration": {"parameters": {"sleep": 0.5}}},
+        ],
+        "edges": [{"source": "start", "target": "gate"}, {"source": "start", "target": "slow"}],
+    }
+    workflow = harness.publish(data)
+
+    async def decide_while_slow_runs():
+        record = harness.runner.start(workflow.id)
+        task = asyncio.ensure_future(harness.runner.run(record.execution_id))
+        while harness.executions.get(record.execution_id).node_results["gate"].status != "waiting":
+            await asyncio.sleep(0.02)
+        harness.runner.human_tasks.decide(
+            record.execution_id, "gate", approved=True, by="ana", comment=None
+        )
+        return await asyncio.wait_for(task, 10)
+
+    record = asyncio.run(decide_while_slow_runs())
+    assert record.status == "completed"
+    assert record.node_results["gate"].status == "completed"
