@@ -68,7 +68,7 @@ def full_example() -> Workflow:
         name="Ticket flow",
         configuration=WorkflowConfiguration(
             integrations={"jira": {"url": "https://jira.example"}},
-            credentials={"jira": "secret-ref"},
+            credentials={"jira": "env:JIRA_TOKEN"},
             agent_properties={"ticketing-agent": {"queue": "ops"}},
             parameters={"region": "eu"},
             compensation=CompensationSettings(enabled=True),
@@ -188,7 +188,7 @@ def test_export_keeps_conditions_retry_policies_and_compensation() -> None:
         "modelOverride": "model-x",
     }
     assert data["configuration"]["compensation"] == {"enabled": True}
-    assert data["configuration"]["credentials"] == {"jira": "secret-ref"}
+    assert data["configuration"]["credentials"] == {"jira": "env:JIRA_TOKEN"}
 
 
 @pytest.mark.parametrize("fmt", FORMATS)
@@ -214,7 +214,9 @@ def test_yaml_tricky_text_survives_export_everywhere(fmt: FileFormat, text: str)
     workflow = Workflow(
         name=text,
         description=text,
-        configuration=WorkflowConfiguration(parameters={text: text}, credentials={text: text}),
+        configuration=WorkflowConfiguration(
+            parameters={text: text}, credentials={text: "env:TOKEN"}
+        ),
         nodes=[
             Node(id=node_id, agent_id=node_id, constraints={"k": [text, {text: text}]}),
             Node(id=f"{node_id}!", agent_id="x"),

@@ -214,3 +214,20 @@ def test_edge_without_a_source_reports_only_the_missing_source() -> None:
     problem = only(validate_definition(data))
     assert problem.path == "edges[0].source"
     assert problem.edge_id != "None->b"
+
+
+def test_a_credential_that_is_not_a_reference_is_refused_without_repeating_it() -> None:
+    data = {
+        "nodes": [{"id": "a", "agentId": "x"}],
+        "configuration": {
+            "credentials": {
+                "ok": "env:API_TOKEN",
+                "vault": "keyring:https://api.example.com/v1/token",
+                "pasted": "sk-live-0123456789",
+            }
+        },
+    }
+    problems = validate_definition(data)
+    assert [p.code for p in problems] == ["credentials.not-a-reference"]
+    assert problems[0].path == "configuration.credentials.pasted"
+    assert "sk-live" not in problems[0].message

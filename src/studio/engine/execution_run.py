@@ -23,6 +23,7 @@ from studio.model.execution import (
     WAITING,
     ExecutionRecord,
 )
+from studio.model.governance import classify
 from studio.store import ExecutionRepository
 from studio.store.schema import utc_now
 
@@ -195,10 +196,12 @@ class ExecutionRun:
                 for p in self.plan.predecessors[node_id]
                 if self.statuses[p] in (FAILED, CANCELLED)
             ]
-            error = {
-                "type": "UpstreamFailed",
-                "message": f"upstream node {', '.join(repr(p) for p in failed)} failed",
-            }
+            error = classified(
+                {
+                    "type": "UpstreamFailed",
+                    "message": f"upstream node {', '.join(repr(p) for p in failed)} failed",
+                }
+            )
             event = self.executions.set_node_status(
                 execution_id, node_id, FAILED, "node.failed", {"error": error}, error=error
             )
@@ -288,7 +291,7 @@ class ExecutionRun:
 
     def _fail_on_timeout(self) -> None:
         message = f"the workflow did not finish within its timeout of {self.workflow.timeout:g} s"
-        error = {"type": "WorkflowTimeout", "message": message}
+        error = classified({"type": "WorkflowTimeout", "message": message})
         for node_id, status in self.statuses.items():
             if status in (RUNNING, RETRYING):
                 self._announce(
@@ -344,3 +347,13 @@ class ExecutionRun:
 
     def _announce(self, event: Any) -> None:
         self.bus.publish(event)
+
+
+def classified(error: dict[str, Any]) -> dict[str, Any]:
+    """An engine-made error with its failure class and recommended action."""
+    classification = classify(error["type"])
+    return {
+        **error,
+        "failureClass": classification.failure_class,
+        "recommendedAction": classification.recommended_action,
+    }

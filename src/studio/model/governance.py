@@ -72,6 +72,7 @@ _BY_ERROR_TYPE: dict[str, Classification] = {
     "TemplateError": Classification(UNRESOLVED_TEMPLATE, MANUAL_REVIEW_REQUIRED),
     "UpstreamFailed": Classification(UPSTREAM_FAILED, MANUAL_REVIEW_REQUIRED),
     "Timeout": Classification(TARGET_UNAVAILABLE, RETRY_AFTER_TARGET_RECOVERY),
+    "WorkflowTimeout": Classification(TARGET_UNAVAILABLE, MANUAL_REVIEW_REQUIRED),
     "ConnectionError": Classification(TARGET_UNAVAILABLE, RETRY_AFTER_TARGET_RECOVERY),
     "RateLimited": Classification(TARGET_UNAVAILABLE, RETRY_AFTER_TARGET_RECOVERY),
 }

@@ -1,5 +1,6 @@
 """Structural validation: turn raw definition data into a Workflow, or say what is malformed."""
 
+import re
 from collections import Counter
 from collections.abc import Mapping
 from typing import Any
@@ -57,7 +58,25 @@ def reference_problems(workflow: Workflow) -> list[Problem]:
                 problems.append(error("edge.missing-node", message, edge_id=edge.id))
     if not problems:
         problems.extend(_cycle_problems(workflow))
-    return problems
+    return problems + credential_problems(workflow)
+
+
+CREDENTIAL_REFERENCE = re.compile(r"^(env:[A-Za-z_][A-Za-z0-9_]*|keyring:\S+/[^/\s]+)$")
+
+
+def credential_problems(workflow: Workflow) -> list[Problem]:
+    """Credentials must be references; a value that is not one may be a pasted secret,
+    so the message never repeats it."""
+    return [
+        error(
+            "credentials.not-a-reference",
+            f"credentials.{name} must be a reference such as env:NAME or keyring:SERVICE/NAME; "
+            "secrets are never written into a workflow",
+            path=f"configuration.credentials.{name}",
+        )
+        for name, reference in workflow.configuration.credentials.items()
+        if not CREDENTIAL_REFERENCE.match(reference)
+    ]
 
 
 def _duplicate_problems(workflow: Workflow) -> list[Problem]:
