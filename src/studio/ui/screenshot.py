@@ -2,9 +2,12 @@
 
 import os
 import sys
+import tempfile
 from pathlib import Path
 
 from studio.workspace import Workspace
+
+VIEWS = ("main", "canvas")
 
 
 def parse_size(text: str) -> tuple[int, int]:
@@ -18,19 +21,37 @@ def parse_size(text: str) -> tuple[int, int]:
 def render_screenshot(
     workspace: Workspace, out: Path, size: tuple[int, int], file: str | None, view: str = "main"
 ) -> int:
-    """Build the main window offscreen at ``size``, optionally open a file, and save a PNG."""
+    """Build the main window offscreen at ``size``, optionally open a file, and save a PNG.
+
+    Unless a database was named, a file is opened in a throwaway database, so taking a
+    picture never adds workflows to the user's own."""
     os.environ.setdefault("QT_QPA_PLATFORM", "offscreen")
     from studio.ui.app import create_application
     from studio.ui.main_window import MainWindow
 
     app = create_application()
-    window = MainWindow(workspace)
-    if file and not window.open_workflow_file(file):
-        return 2
-    window.resize(*size)
-    window.show()
-    app.processEvents()
-    if not window.grab().save(str(out), "PNG"):
+    with tempfile.TemporaryDirectory() as scratch:
+        if not os.environ.get("STUDIO_DB") and workspace.database_target.endswith("studio.db"):
+            workspace = Workspace(
+                workspace.data_dir, workspace.extra_agent_dirs, str(Path(scratch) / "screenshot.db")
+            )
+        window = MainWindow(workspace)
+        window.resize(*size)
+        window.show()
+        if file and window.open_workflow_file(file) is None:
+            return 2
+        app.processEvents()
+        target = window
+        tab = window.current_tab()
+        if tab is not None:
+            tab.editor.view.fit_all()
+            if view == "canvas":
+                target = tab.editor.view
+        app.processEvents()
+        saved = target.grab().save(str(out), "PNG")
+        window.close()
+        workspace.close()
+    if not saved:
         print(f"studio: cannot write {out}", file=sys.stderr)
         return 2
     print(f"wrote {out} ({size[0]}x{size[1]}, view {view})")

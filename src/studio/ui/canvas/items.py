@@ -1,0 +1,270 @@
+"""The items a workflow is drawn with: nodes with their ports, and curved edges.
+
+Items only paint and report geometry; what a gesture means is decided by the view and the
+editor (STYLE: item classes hold no business rules)."""
+
+import math
+
+from PySide6.QtCore import QPointF, QRectF, Qt
+from PySide6.QtGui import (
+    QBrush,
+    QFont,
+    QFontMetrics,
+    QPainter,
+    QPainterPath,
+    QPainterPathStroker,
+    QPen,
+    QPolygonF,
+)
+from PySide6.QtWidgets import (
+    QGraphicsEllipseItem,
+    QGraphicsItem,
+    QGraphicsPathItem,
+    QStyleOptionGraphicsItem,
+    QWidget,
+)
+
+from studio.model import Edge, Node
+from studio.ui.canvas.style import (
+    KIND_GLYPHS,
+    NODE_HEIGHT,
+    NODE_WIDTH,
+    PORT_RADIUS,
+    CanvasColors,
+)
+
+INPUT, OUTPUT = "in", "out"
+DETAIL_THRESHOLD = 0.45
+"""Below this zoom level nodes are drawn as plain boxes: text would be unreadable anyway."""
+
+
+class PortItem(QGraphicsEllipseItem):
+    """An input (left) or output (right) connection point of a node."""
+
+    def __init__(self, node_item: "NodeItem", direction: str, colors: CanvasColors) -> None:
+        super().__init__(-PORT_RADIUS, -PORT_RADIUS, 2 * PORT_RADIUS, 2 * PORT_RADIUS, node_item)
+        self.node_item, self.direction = node_item, direction
+        x = 0.0 if direction == INPUT else NODE_WIDTH
+        self.setPos(x, NODE_HEIGHT / 2)
+        self.setBrush(QBrush(colors.port))
+        self.setPen(QPen(colors.node_fill, 2))
+        self.setCursor(Qt.CursorShape.CrossCursor)
+        self.setToolTip("drag to an input port to connect" if direction == OUTPUT else "input")
+
+    @property
+    def node_id(self) -> str:
+        """The id of the node this port belongs to."""
+        return self.node_item.node_id
+
+    def paint(
+        self, painter: QPainter, option: QStyleOptionGraphicsItem, widget: QWidget | None = None
+    ) -> None:
+        if option.levelOfDetailFromTransform(painter.worldTransform()) >= DETAIL_THRESHOLD:
+            super().paint(painter, option, widget)
+
+
+class NodeItem(QGraphicsItem):
+    """One node: its name, agent, kind and ports."""
+
+    def __init__(self, node: Node, kind: str | None, colors: CanvasColors) -> None:
+        super().__init__()
+        self.node_id = node.id
+        self.colors = colors
+        self.edges: list[EdgeItem] = []
+        self._title_font = QFont()
+        self._title_font.setBold(True)
+        self._small_font = QFont()
+        self._small_font.setPointSizeF(max(6.0, self._small_font.pointSizeF() * 0.85))
+        flags = QGraphicsItem.GraphicsItemFlag
+        self.setFlags(flags.ItemIsMovable | flags.ItemIsSelectable | flags.ItemSendsGeometryChanges)
+        self.input_port = PortItem(self, INPUT, colors)
+        self.output_port = PortItem(self, OUTPUT, colors)
+        self.update_from(node, kind)
+
+    def update_from(self, node: Node, kind: str | None) -> None:
+        """Take the node's current name, agent and position."""
+        self.title, self.agent_id, self.kind = node.label, node.agent_id, kind
+        self.setToolTip(
+            f"{node.label}\nagent: {node.agent_id}" + ("" if kind else "\nunknown agent")
+        )
+        self.setPos(node.position.x, node.position.y)
+        self.update()
+
+    def boundingRect(self) -> QRectF:
+        return QRectF(-1, -1, NODE_WIDTH + 2, NODE_HEIGHT + 2)
+
+    def paint(
+        self, painter: QPainter, option: QStyleOptionGraphicsItem, widget: QWidget | None = None
+    ) -> None:
+        colors = self.colors
+        border = (
+            colors.node_selected
+            if self.isSelected()
+            else (colors.node_border if self.kind else colors.warning)
+        )
+        painter.setPen(QPen(border, 2.5 if self.isSelected() else 1.2))
+        painter.setBrush(QBrush(colors.node_fill))
+        if option.levelOfDetailFromTransform(painter.worldTransform()) < DETAIL_THRESHOLD:
+            painter.drawRect(QRectF(0, 0, NODE_WIDTH, NODE_HEIGHT))  # far away: a plain box
+            return
+        painter.drawRoundedRect(QRectF(0, 0, NODE_WIDTH, NODE_HEIGHT), 8, 8)
+        self._paint_glyph(painter)
+        self._paint_text(painter)
+
+    def _paint_glyph(self, painter: QPainter) -> None:
+        glyph = KIND_GLYPHS.get(self.kind or "", "?")
+        circle = QRectF(12, NODE_HEIGHT / 2 - 16, 32, 32)
+        painter.setPen(Qt.PenStyle.NoPen)
+        painter.setBrush(QBrush(self.colors.port if self.kind else self.colors.warning))
+        painter.drawEllipse(circle)
+        painter.setPen(QPen(Qt.GlobalColor.white))
+        painter.setFont(self._small_font)
+        painter.drawText(circle, Qt.AlignmentFlag.AlignCenter, glyph)
+
+    def _paint_text(self, painter: QPainter) -> None:
+        left, width = 54.0, NODE_WIDTH - 64.0
+        painter.setPen(QPen(self.colors.text))
+        painter.setFont(self._title_font)
+        title = QFontMetrics(self._title_font).elidedText(
+            self.title, Qt.TextElideMode.ElideRight, int(width)
+        )
+        painter.drawText(QRectF(left, 12, width, 20), Qt.AlignmentFlag.AlignVCenter, title)
+        painter.setPen(QPen(self.colors.muted_text if self.kind else self.colors.warning))
+        painter.setFont(self._small_font)
+        subtitle = self.agent_id if self.kind else f"⚠ {self.agent_id}"
+        subtitle = QFontMetrics(self._small_font).elidedText(
+            subtitle, Qt.TextElideMode.ElideRight, int(width)
+        )
+        painter.drawText(QRectF(left, 34, width, 18), Qt.AlignmentFlag.AlignVCenter, subtitle)
+
+    def itemChange(self, change: QGraphicsItem.GraphicsItemChange, value):
+        if change == QGraphicsItem.GraphicsItemChange.ItemPositionHasChanged:
+            for edge in self.edges:
+                edge.refresh()
+        return super().itemChange(change, value)
+
+    def output_point(self) -> QPointF:
+        """Where outgoing edges start, in scene coordinates."""
+        return self.mapToScene(QPointF(NODE_WIDTH, NODE_HEIGHT / 2))
+
+    def input_point(self) -> QPointF:
+        """Where incoming edges end, in scene coordinates."""
+        return self.mapToScene(QPointF(0, NODE_HEIGHT / 2))
+
+
+class EdgeItem(QGraphicsPathItem):
+    """A curve from one node's output to another's input, with its condition as a label."""
+
+    def __init__(
+        self, edge: Edge, source: NodeItem, target: NodeItem, colors: CanvasColors
+    ) -> None:
+        super().__init__()
+        self.edge_id, self.source, self.target, self.colors = edge.id, source, target, colors
+        self.label = ""
+        self.setFlag(QGraphicsItem.GraphicsItemFlag.ItemIsSelectable)
+        self.setZValue(-1)
+        source.edges.append(self)
+        target.edges.append(self)
+        self.update_from(edge)
+
+    def update_from(self, edge: Edge) -> None:
+        """Take the edge's current condition."""
+        condition = edge.condition
+        self.label = (
+            ""
+            if condition is None
+            else condition_text(condition.field, condition.operator, condition.value)
+        )
+        self.setToolTip(self.label or "always")
+        self.refresh()
+
+    def detach(self) -> None:
+        """Forget the nodes, before the edge leaves the scene."""
+        for node in (self.source, self.target):
+            if self in node.edges:
+                node.edges.remove(self)
+
+    def refresh(self) -> None:
+        """Recompute the curve, its arrowhead and its label's place after a node moved."""
+        # The curve ends just before the input port, so the arrowhead is not hidden under it.
+        end = self.target.input_point() - QPointF(PORT_RADIUS + 1, 0)
+        path = curve_between(self.source.output_point(), end)
+        self.prepareGeometryChange()
+        self.setPath(path)
+        self._arrow = arrowhead(end, path.angleAtPercent(1.0))
+        self._middle = path.pointAtPercent(0.5)
+
+    def paint(
+        self, painter: QPainter, option: QStyleOptionGraphicsItem, widget: QWidget | None = None
+    ) -> None:
+        color = self.colors.node_selected if self.isSelected() else self.colors.edge
+        painter.setRenderHint(QPainter.RenderHint.Antialiasing)
+        painter.setPen(QPen(color, 2.5 if self.isSelected() else 1.6))
+        painter.setBrush(Qt.BrushStyle.NoBrush)
+        painter.drawPath(self.path())
+        end = self.target.input_point()
+        painter.setBrush(QBrush(color))
+        painter.drawPolygon(arrowhead(end, self.path().angleAtPercent(1.0)))
+        if (
+            self.label
+            and option.levelOfDetailFromTransform(painter.worldTransform()) >= DETAIL_THRESHOLD
+        ):
+            self._paint_label(painter)
+
+    def _paint_label(self, painter: QPainter) -> None:
+        middle = self._middle
+        metrics = painter.fontMetrics()
+        width = metrics.horizontalAdvance(self.label) + 12
+        box = QRectF(middle.x() - width / 2, middle.y() - 11, width, 22)
+        painter.setPen(QPen(self.colors.edge, 1))
+        painter.setBrush(QBrush(self.colors.background))
+        painter.drawRoundedRect(box, 6, 6)
+        painter.setPen(QPen(self.colors.text))
+        painter.drawText(box, Qt.AlignmentFlag.AlignCenter, self.label)
+
+    def boundingRect(self) -> QRectF:
+        margin = 80 if self.label else 8  # room for the label box and the arrowhead
+        return super().boundingRect().adjusted(-margin, -16, margin, 16)
+
+    def shape(self) -> QPainterPath:
+        stroker = QPainterPathStroker()
+        stroker.setWidth(10)
+        return stroker.createStroke(self.path())
+
+
+def curve_between(start: QPointF, end: QPointF) -> QPainterPath:
+    """A horizontal S-curve from an output port to an input port."""
+    path = QPainterPath(start)
+    pull = max(60.0, abs(end.x() - start.x()) / 2)
+    path.cubicTo(QPointF(start.x() + pull, start.y()), QPointF(end.x() - pull, end.y()), end)
+    return path
+
+
+def arrowhead(tip: QPointF, angle_degrees: float, size: float = 10.0) -> QPolygonF:
+    """A small triangle pointing along the curve's end direction."""
+    angle = math.radians(angle_degrees)
+    back = QPointF(math.cos(angle), -math.sin(angle))
+    side = QPointF(-back.y(), back.x())
+    base = tip - back * size
+    return QPolygonF([tip, base + side * (size / 2), base - side * (size / 2)])
+
+
+def condition_text(field: str, operator: str, value: object) -> str:
+    """A short human reading of a condition, e.g. ``status = "approved"``."""
+    symbols = {
+        "equals": "=",
+        "notEquals": "≠",
+        "greaterThan": ">",
+        "lessThan": "<",
+        "contains": "contains",
+    }
+    if operator == "exists":
+        return f"{field} exists" if value is not False else f"{field} missing"
+    shown = (
+        f'"{value}"'
+        if isinstance(value, str)
+        else str(value).lower()
+        if isinstance(value, bool)
+        else str(value)
+    )
+    return f"{field} {symbols.get(operator, operator)} {shown}"

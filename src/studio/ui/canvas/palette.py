@@ -1,0 +1,79 @@
+"""The node palette: type to find an agent, Enter to add it to the canvas."""
+
+from PySide6.QtCore import Qt, Signal
+from PySide6.QtGui import QKeyEvent
+from PySide6.QtWidgets import QDialog, QLineEdit, QListWidget, QListWidgetItem, QVBoxLayout
+
+from studio.model import AgentDefinition
+
+
+def matches(agent: AgentDefinition, query: str) -> bool:
+    """Whether every word typed appears in the agent's name, id, kind or description."""
+    haystack = f"{agent.name} {agent.id} {agent.kind} {agent.description}".lower()
+    return all(word in haystack for word in query.lower().split())
+
+
+class NodePalette(QDialog):
+    """A small searchable list of the registry's agents."""
+
+    agentChosen = Signal(str)
+
+    def __init__(self, agents: list[AgentDefinition], parent=None) -> None:
+        super().__init__(parent, Qt.WindowType.Popup)
+        self.setObjectName("nodePalette")
+        self.agents = sorted(agents, key=lambda agent: agent.name.lower())
+        self.search = QLineEdit(placeholderText="Add a node: type an agent's name or kind…")
+        self.search.setObjectName("paletteSearch")
+        self.listing = QListWidget()
+        self.listing.setObjectName("paletteList")
+        layout = QVBoxLayout(self)
+        layout.setContentsMargins(6, 6, 6, 6)
+        layout.addWidget(self.search)
+        layout.addWidget(self.listing)
+        self.resize(380, 320)
+        self.search.textChanged.connect(self._filter)
+        self.search.returnPressed.connect(self._choose_current)
+        self.listing.itemActivated.connect(lambda item: self._choose(item))
+        self.search.installEventFilter(self)
+        self._filter("")
+
+    def visible_agent_ids(self) -> list[str]:
+        """The agents the list shows now, in order."""
+        return [
+            self.listing.item(row).data(Qt.ItemDataRole.UserRole)
+            for row in range(self.listing.count())
+        ]
+
+    def _filter(self, query: str) -> None:
+        self.listing.clear()
+        for agent in self.agents:
+            if matches(agent, query):
+                item = QListWidgetItem(f"{agent.name}    {agent.id} · {agent.kind}")
+                item.setToolTip(agent.description)
+                item.setData(Qt.ItemDataRole.UserRole, agent.id)
+                self.listing.addItem(item)
+        self.listing.setCurrentRow(0)
+
+    def _choose_current(self) -> None:
+        item = self.listing.currentItem()
+        if item is not None:
+            self._choose(item)
+
+    def _choose(self, item: QListWidgetItem) -> None:
+        self.agentChosen.emit(item.data(Qt.ItemDataRole.UserRole))
+        self.accept()
+
+    def eventFilter(self, watched, event) -> bool:
+        # Up and Down in the search box move through the list, as in every command palette.
+        arrows = (Qt.Key.Key_Down, Qt.Key.Key_Up)
+        if (
+            watched is self.search
+            and isinstance(event, QKeyEvent)
+            and event.type() == QKeyEvent.Type.KeyPress
+            and event.key() in arrows
+        ):
+            step = 1 if event.key() == Qt.Key.Key_Down else -1
+            row = max(0, min(self.listing.count() - 1, self.listing.currentRow() + step))
+            self.listing.setCurrentRow(row)
+            return True
+        return super().eventFilter(watched, event)

@@ -1,0 +1,136 @@
+"""The scene mirrors a WorkflowDocument: it adds, moves, updates and removes items as the
+document announces changes, and never changes the document itself."""
+
+from collections.abc import Callable
+
+from PySide6.QtCore import QRectF
+from PySide6.QtGui import QBrush, QPainter, QPen
+from PySide6.QtWidgets import QGraphicsScene
+
+from studio.model import AgentRegistry
+from studio.model.document import DocumentEvent, WorkflowDocument
+from studio.ui.canvas.items import EdgeItem, NodeItem
+from studio.ui.canvas.style import GRID, canvas_colors
+
+
+class WorkflowScene(QGraphicsScene):
+    """Items for every node and edge of one document."""
+
+    def __init__(self, document: WorkflowDocument, agents: AgentRegistry, parent=None) -> None:
+        super().__init__(parent)
+        self.document, self.agents = document, agents
+        self.colors = canvas_colors()
+        self.show_grid = True
+        self.node_items: dict[str, NodeItem] = {}
+        self.edge_items: dict[str, EdgeItem] = {}
+        self.setItemIndexMethod(QGraphicsScene.ItemIndexMethod.BspTreeIndex)
+        self._handlers: dict[str, Callable[[tuple[str, ...]], None]] = {
+            "node_added": self._add_nodes,
+            "node_removed": self._remove_nodes,
+            "node_changed": self._update_nodes,
+            "nodes_moved": self._move_nodes,
+            "edge_added": self._add_edges,
+            "edge_removed": self._remove_edges,
+            "edge_changed": self._update_edges,
+            "reset": lambda _ids: self.rebuild(),
+            "workflow_changed": lambda _ids: None,
+        }
+        self._unsubscribe = document.subscribe(self._on_event)
+        self.rebuild()
+
+    def rebuild(self) -> None:
+        """Draw the whole document again (after a load, import or clear)."""
+        for item in list(self.edge_items.values()):
+            item.detach()
+        self.clear()
+        self.node_items.clear()
+        self.edge_items.clear()
+        self._add_nodes(tuple(node.id for node in self.document.nodes))
+        self._add_edges(tuple(edge.id for edge in self.document.edges))
+
+    def detach(self) -> None:
+        """Stop listening to the document."""
+        self._unsubscribe()
+
+    def selected_node_ids(self) -> list[str]:
+        """Ids of the selected nodes, in definition order."""
+        selected = {item.node_id for item in self.selectedItems() if isinstance(item, NodeItem)}
+        return [node.id for node in self.document.nodes if node.id in selected]
+
+    def selected_edge_ids(self) -> list[str]:
+        """Ids of the selected edges."""
+        return [item.edge_id for item in self.selectedItems() if isinstance(item, EdgeItem)]
+
+    def select_only(self, node_ids: list[str] = (), edge_ids: list[str] = ()) -> None:
+        """Select exactly these nodes and edges."""
+        self.clearSelection()
+        for node_id in node_ids:
+            if node_id in self.node_items:
+                self.node_items[node_id].setSelected(True)
+        for edge_id in edge_ids:
+            if edge_id in self.edge_items:
+                self.edge_items[edge_id].setSelected(True)
+
+    def drawBackground(self, painter: QPainter, rect: QRectF) -> None:
+        painter.fillRect(rect, QBrush(self.colors.background))
+        scale = painter.worldTransform().m11()
+        if not self.show_grid or scale < 0.5:
+            return
+        painter.setPen(QPen(self.colors.grid, 0))
+        left = int(rect.left() // GRID) * GRID
+        top = int(rect.top() // GRID) * GRID
+        x = left
+        while x < rect.right():
+            painter.drawLine(x, rect.top(), x, rect.bottom())
+            x += GRID
+        y = top
+        while y < rect.bottom():
+            painter.drawLine(rect.left(), y, rect.right(), y)
+            y += GRID
+
+    def _on_event(self, event: DocumentEvent) -> None:
+        self._handlers[event.kind](event.ids)
+
+    def _kind_of(self, agent_id: str) -> str | None:
+        agent = self.agents.get(agent_id)
+        return agent.kind if agent else None
+
+    def _add_nodes(self, ids: tuple[str, ...]) -> None:
+        for node_id in ids:
+            node = self.document.node(node_id)
+            item = NodeItem(node, self._kind_of(node.agent_id), self.colors)
+            self.node_items[node_id] = item
+            self.addItem(item)
+
+    def _remove_nodes(self, ids: tuple[str, ...]) -> None:
+        for node_id in ids:
+            self.removeItem(self.node_items.pop(node_id))
+
+    def _update_nodes(self, ids: tuple[str, ...]) -> None:
+        for node_id in ids:
+            node = self.document.node(node_id)
+            self.node_items[node_id].update_from(node, self._kind_of(node.agent_id))
+
+    def _move_nodes(self, ids: tuple[str, ...]) -> None:
+        for node_id in ids:
+            position = self.document.node(node_id).position
+            self.node_items[node_id].setPos(position.x, position.y)
+
+    def _add_edges(self, ids: tuple[str, ...]) -> None:
+        for edge_id in ids:
+            edge = self.document.edge(edge_id)
+            item = EdgeItem(
+                edge, self.node_items[edge.source], self.node_items[edge.target], self.colors
+            )
+            self.edge_items[edge_id] = item
+            self.addItem(item)
+
+    def _remove_edges(self, ids: tuple[str, ...]) -> None:
+        for edge_id in ids:
+            item = self.edge_items.pop(edge_id)
+            item.detach()
+            self.removeItem(item)
+
+    def _update_edges(self, ids: tuple[str, ...]) -> None:
+        for edge_id in ids:
+            self.edge_items[edge_id].update_from(self.document.edge(edge_id))

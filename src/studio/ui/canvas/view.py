@@ -1,0 +1,224 @@
+"""The canvas view: zoom, pan, rubber-band selection, dragging nodes and drawing links.
+
+Gestures become intents (signals carrying ids); the editor turns them into undo commands."""
+
+from PySide6.QtCore import QPointF, QRectF, Qt, Signal
+from PySide6.QtGui import QKeyEvent, QMouseEvent, QPainter, QPen, QWheelEvent
+from PySide6.QtWidgets import QGraphicsPathItem, QGraphicsView, QToolTip
+
+from studio.model import Position
+from studio.ui.canvas.items import OUTPUT, NodeItem, PortItem, curve_between
+from studio.ui.canvas.scene import WorkflowScene
+from studio.ui.canvas.style import GRID
+
+ZOOM_STEP = 1.15
+MIN_ZOOM, MAX_ZOOM = 0.05, 4.0
+
+
+class WorkflowView(QGraphicsView):
+    """Shows a WorkflowScene and turns mouse and keyboard gestures into intents."""
+
+    nodesMoved = Signal(dict, dict)  # before {id: Position}, after {id: Position}
+    linkRequested = Signal(str, str, QPointF)  # source id, target id, where (global)
+    nodeActivated = Signal(str)  # double-click on a node
+    paletteRequested = Signal(QPointF)  # where a new node should go (scene)
+    deleteRequested = Signal()
+
+    def __init__(self, scene: WorkflowScene) -> None:
+        super().__init__(scene)
+        self.setRenderHints(QPainter.RenderHint.Antialiasing | QPainter.RenderHint.TextAntialiasing)
+        self.setViewportUpdateMode(QGraphicsView.ViewportUpdateMode.SmartViewportUpdate)
+        self.setDragMode(QGraphicsView.DragMode.RubberBandDrag)
+        self.setTransformationAnchor(QGraphicsView.ViewportAnchor.AnchorUnderMouse)
+        self.setResizeAnchor(QGraphicsView.ViewportAnchor.AnchorViewCenter)
+        self.setFocusPolicy(Qt.FocusPolicy.StrongFocus)
+        self.snap_to_grid = False
+        self._press_positions: dict[str, Position] = {}
+        self._link_from: PortItem | None = None
+        self._link_preview: QGraphicsPathItem | None = None
+        self._pan_origin: QPointF | None = None
+        self._space_held = False
+
+    @property
+    def workflow_scene(self) -> WorkflowScene:
+        """The scene, typed."""
+        return self.scene()  # type: ignore[return-value]
+
+    # Zoom -------------------------------------------------------------------------------
+
+    def zoom_by(self, factor: float) -> None:
+        """Zoom in (factor > 1) or out, within sensible limits."""
+        current = self.transform().m11()
+        factor = max(MIN_ZOOM / current, min(MAX_ZOOM / current, factor))
+        self.scale(factor, factor)
+
+    def zoom_level(self) -> float:
+        """The current scale: 1.0 is 100 %."""
+        return self.transform().m11()
+
+    def fit_all(self) -> None:
+        """Show every node."""
+        bounds = self.workflow_scene.itemsBoundingRect()
+        if bounds.isNull():
+            return
+        self.fitInView(bounds.adjusted(-40, -40, 40, 40), Qt.AspectRatioMode.KeepAspectRatio)
+        if self.zoom_level() > 1.0:
+            self.resetTransform()
+            self.centerOn(bounds.center())
+
+    def center_on_node(self, node_id: str) -> None:
+        """Scroll so that a node is in the middle, and select it."""
+        item = self.workflow_scene.node_items.get(node_id)
+        if item is not None:
+            self.workflow_scene.select_only([node_id])
+            self.centerOn(item.sceneBoundingRect().center())
+
+    def wheelEvent(self, event: QWheelEvent) -> None:
+        if event.modifiers() & Qt.KeyboardModifier.ShiftModifier:
+            super().wheelEvent(event)
+            return
+        steps = event.angleDelta().y() / 120
+        self.zoom_by(ZOOM_STEP**steps)
+
+    # Mouse ------------------------------------------------------------------------------
+
+    def mousePressEvent(self, event: QMouseEvent) -> None:
+        if event.button() == Qt.MouseButton.MiddleButton or (
+            event.button() == Qt.MouseButton.LeftButton and self._space_held
+        ):
+            self._start_pan(event)
+            return
+        item = self.itemAt(event.position().toPoint())
+        if (
+            isinstance(item, PortItem)
+            and item.direction == OUTPUT
+            and event.button() == Qt.MouseButton.LeftButton
+        ):
+            self._start_link(item)
+            return
+        super().mousePressEvent(event)
+        self._press_positions = self._selected_positions()
+
+    def mouseMoveEvent(self, event: QMouseEvent) -> None:
+        if self._pan_origin is not None:
+            self._pan_to(event)
+            return
+        if self._link_from is not None:
+            end = self.mapToScene(event.position().toPoint())
+            self._link_preview.setPath(curve_between(self._link_from.node_item.output_point(), end))
+            return
+        super().mouseMoveEvent(event)
+
+    def mouseReleaseEvent(self, event: QMouseEvent) -> None:
+        if self._pan_origin is not None:
+            self._pan_origin = None
+            self.setCursor(Qt.CursorShape.ArrowCursor)
+            return
+        if self._link_from is not None:
+            self._finish_link(event)
+            return
+        super().mouseReleaseEvent(event)
+        self._report_move()
+
+    def mouseDoubleClickEvent(self, event: QMouseEvent) -> None:
+        item = self.itemAt(event.position().toPoint())
+        node = item if isinstance(item, NodeItem) else getattr(item, "node_item", None)
+        if node is not None:
+            self.nodeActivated.emit(node.node_id)
+        elif item is None:
+            self.paletteRequested.emit(self.mapToScene(event.position().toPoint()))
+        else:
+            super().mouseDoubleClickEvent(event)
+
+    # Keys -------------------------------------------------------------------------------
+
+    def keyPressEvent(self, event: QKeyEvent) -> None:
+        key = event.key()
+        if key == Qt.Key.Key_Space and not event.isAutoRepeat():
+            self._space_held = True
+            self.setCursor(Qt.CursorShape.OpenHandCursor)
+        elif key == Qt.Key.Key_Tab:
+            center = self.mapToScene(self.viewport().rect().center())
+            self.paletteRequested.emit(center)
+        elif key in (Qt.Key.Key_Delete, Qt.Key.Key_Backspace):
+            self.deleteRequested.emit()
+        else:
+            super().keyPressEvent(event)
+
+    def keyReleaseEvent(self, event: QKeyEvent) -> None:
+        if event.key() == Qt.Key.Key_Space and not event.isAutoRepeat():
+            self._space_held = False
+            self.setCursor(Qt.CursorShape.ArrowCursor)
+        super().keyReleaseEvent(event)
+
+    def focusNextPrevChild(self, next_child: bool) -> bool:
+        return False  # Tab opens the palette instead of moving focus away
+
+    # Helpers ----------------------------------------------------------------------------
+
+    def _selected_positions(self) -> dict[str, Position]:
+        items = self.workflow_scene.node_items
+        return {
+            node_id: Position(x=items[node_id].pos().x(), y=items[node_id].pos().y())
+            for node_id in self.workflow_scene.selected_node_ids()
+        }
+
+    def _report_move(self) -> None:
+        before, self._press_positions = self._press_positions, {}
+        after = self._selected_positions()
+        if self.snap_to_grid:
+            after = {node_id: snapped(position) for node_id, position in after.items()}
+        moved = {
+            node_id: after[node_id]
+            for node_id in before
+            if node_id in after and after[node_id] != before[node_id]
+        }
+        if moved:
+            self.nodesMoved.emit({node_id: before[node_id] for node_id in moved}, moved)
+
+    def _start_pan(self, event: QMouseEvent) -> None:
+        self._pan_origin = event.position()
+        self.setCursor(Qt.CursorShape.ClosedHandCursor)
+
+    def _pan_to(self, event: QMouseEvent) -> None:
+        delta = event.position() - self._pan_origin
+        self._pan_origin = event.position()
+        self.horizontalScrollBar().setValue(int(self.horizontalScrollBar().value() - delta.x()))
+        self.verticalScrollBar().setValue(int(self.verticalScrollBar().value() - delta.y()))
+
+    def _start_link(self, port: PortItem) -> None:
+        self._link_from = port
+        self._link_preview = QGraphicsPathItem()
+        self._link_preview.setPen(QPen(self.workflow_scene.colors.port, 2, Qt.PenStyle.DashLine))
+        self.workflow_scene.addItem(self._link_preview)
+
+    def _finish_link(self, event: QMouseEvent) -> None:
+        source = self._link_from
+        self._link_from = None
+        self.workflow_scene.removeItem(self._link_preview)
+        self._link_preview = None
+        target = self._node_at(event.position().toPoint())
+        if target is not None and target.node_id != source.node_id:
+            where = QPointF(self.mapToGlobal(event.position().toPoint()))
+            self.linkRequested.emit(source.node_id, target.node_id, where)
+
+    def _node_at(self, point) -> NodeItem | None:
+        for item in self.items(point):
+            if isinstance(item, NodeItem):
+                return item
+            if isinstance(item, PortItem):
+                return item.node_item
+        return None
+
+    def show_message_at(self, where: QPointF, message: str) -> None:
+        """A short message next to the cursor (e.g. why a link was refused)."""
+        QToolTip.showText(where.toPoint(), message, self)
+
+    def visible_scene_rect(self) -> QRectF:
+        """The part of the scene the view shows."""
+        return self.mapToScene(self.viewport().rect()).boundingRect()
+
+
+def snapped(position: Position) -> Position:
+    """The nearest grid point."""
+    return Position(x=round(position.x / GRID) * GRID, y=round(position.y / GRID) * GRID)
