@@ -74,9 +74,12 @@ class MainWindow(WorkflowCommands, QMainWindow):
         self.tabifyDockWidget(settings, inspector)
         problems = self._dock("Problems", self.problems, Qt.DockWidgetArea.BottomDockWidgetArea)
         self._connect_panels()
-        workflows = self.findChild(QDockWidget, "workflowsDock")
-        self.resizeDocks([workflows, inspector], [260, 460], Qt.Orientation.Horizontal)
-        self.resizeDocks([problems], [150], Qt.Orientation.Vertical)
+        self._default_dock_sizes = (
+            [self.findChild(QDockWidget, "workflowsDock"), inspector],
+            [250, 380],
+            [problems],
+            [130],
+        )
 
     def _dock(self, title: str, widget: QWidget, area: Qt.DockWidgetArea) -> QDockWidget:
         dock = QDockWidget(title, self)
@@ -381,8 +384,16 @@ class MainWindow(WorkflowCommands, QMainWindow):
         geometry, state = settings.value("window/geometry"), settings.value("window/state")
         if geometry is not None:
             self.restoreGeometry(geometry)
-        if state is not None:
-            self.restoreState(state)
+        if state is not None and self.restoreState(state):
+            self._default_dock_sizes = None
+
+    def showEvent(self, event) -> None:
+        super().showEvent(event)
+        if self._default_dock_sizes is not None:  # first start: give the canvas the room
+            sideways, widths, below, heights = self._default_dock_sizes
+            self.resizeDocks(sideways, widths, Qt.Orientation.Horizontal)
+            self.resizeDocks(below, heights, Qt.Orientation.Vertical)
+            self._default_dock_sizes = None
 
     def closeEvent(self, event: QCloseEvent) -> None:
         for index in reversed(range(self.tabs.count())):

@@ -5,7 +5,7 @@ blueprint); the main window carries them out."""
 
 from PySide6.QtCore import Qt, Signal
 from PySide6.QtWidgets import (
-    QHBoxLayout,
+    QGridLayout,
     QLabel,
     QLineEdit,
     QListWidget,
@@ -53,21 +53,22 @@ class WorkflowListPanel(QWidget):
         )
         self.search.textChanged.connect(self._filter)
 
-    def _workflow_buttons(self) -> QHBoxLayout:
-        row = QHBoxLayout()
-        for text, signal in (
+    def _workflow_buttons(self) -> QGridLayout:
+        grid = QGridLayout()
+        buttons = (
             ("New", None),
             ("Rename", self.renameRequested),
             ("Duplicate", self.duplicateRequested),
             ("Delete", self.deleteRequested),
-        ):
+        )
+        for index, (text, signal) in enumerate(buttons):
             button = QPushButton(text)
             if signal is None:
                 button.clicked.connect(self.newRequested)
             else:
                 button.clicked.connect(lambda _checked=False, s=signal: self._emit_current(s))
-            row.addWidget(button)
-        return row
+            grid.addWidget(button, index // 2, index % 2)
+        return grid
 
     def show_workflows(self, workflows: list[Workflow]) -> None:
         """List stored workflows (most recently changed first)."""

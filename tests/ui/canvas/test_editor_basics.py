@@ -90,4 +90,3 @@ def test_a_link_that_would_close_a_cycle_is_refused(qtbot) -> None:
     drag(editor.view, output_port(editor, b), centre_of(editor, a))
     assert len(editor.document.edges) == 1
     assert "cycle" in messages[0]
-
