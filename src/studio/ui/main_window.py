@@ -2,7 +2,7 @@
 settings on the right, problems below; menus and a toolbar with the standard shortcuts."""
 
 from PySide6.QtCore import QSettings, Qt
-from PySide6.QtGui import QCloseEvent
+from PySide6.QtGui import QActionGroup, QCloseEvent
 from PySide6.QtWidgets import (
     QDockWidget,
     QLabel,
@@ -19,6 +19,7 @@ from studio.ui.panels.condition_editor import ConditionEditor
 from studio.ui.panels.node_drawer import NodeDrawer
 from studio.ui.panels.problems_panel import ProblemsPanel
 from studio.ui.panels.workflow_config import WorkflowConfigPanel
+from studio.ui.theme import THEMES, apply_theme
 from studio.ui.window_actions import ActionSpec, Key, add_menu, add_toolbar, build_action
 from studio.ui.workflow_commands import WorkflowCommands
 from studio.ui.workflow_list import WorkflowListPanel
@@ -190,6 +191,27 @@ class MainWindow(WorkflowCommands, QMainWindow):
                     lambda: self._with_editor(lambda e: e.auto_layout()),
                 ),
                 spec("snap", "Snap to &Grid", "Ctrl+G", self._toggle_snap, checkable=True),
+                spec(
+                    "theme_system",
+                    "Theme: &System",
+                    None,
+                    lambda on: on and self.set_theme("system"),
+                    checkable=True,
+                ),
+                spec(
+                    "theme_light",
+                    "Theme: &Light",
+                    None,
+                    lambda on: on and self.set_theme("light"),
+                    checkable=True,
+                ),
+                spec(
+                    "theme_dark",
+                    "Theme: &Dark",
+                    None,
+                    lambda on: on and self.set_theme("dark"),
+                    checkable=True,
+                ),
                 spec("validate", "&Validate", "F7", self.validate_current),
                 spec("publish", "&Publish", "Ctrl+Shift+P", self.publish_current),
                 spec("clear", "C&lear Canvas", None, self.clear_current),
@@ -220,7 +242,26 @@ class MainWindow(WorkflowCommands, QMainWindow):
                 a["find"],
             ],
         )
-        add_menu(self, "&View", [a["zoom_in"], a["zoom_out"], a["fit"], None, a["snap"]])
+        add_menu(
+            self,
+            "&View",
+            [
+                a["zoom_in"],
+                a["zoom_out"],
+                a["fit"],
+                None,
+                a["snap"],
+                None,
+                a["theme_system"],
+                a["theme_light"],
+                a["theme_dark"],
+            ],
+        )
+        themes = QActionGroup(self)
+        for name in THEMES:
+            themes.addAction(a[f"theme_{name}"])
+        saved = str(self._settings().value("window/theme", "system"))
+        a[f"theme_{apply_theme(saved)}"].setChecked(True)
         add_menu(
             self,
             "&Workflow",
@@ -347,6 +388,15 @@ class MainWindow(WorkflowCommands, QMainWindow):
         if edge is not None:
             self.condition_editor.show_edge(edge)
             self.inspector.setCurrentWidget(self.condition_editor)
+
+    def set_theme(self, name: str) -> None:
+        """Switch between the system's, the light and the dark theme, and remember it."""
+        theme = apply_theme(name)
+        self._settings().setValue("window/theme", theme)
+        for index in range(self.tabs.count()):
+            tab = self.tabs.widget(index)
+            if isinstance(tab, WorkflowTab):
+                tab.editor.scene.apply_colors()
 
     def _toggle_snap(self, on: bool) -> None:
         for index in range(self.tabs.count()):

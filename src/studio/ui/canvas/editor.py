@@ -20,6 +20,7 @@ from studio.ui.canvas.commands import (
     ReplaceNode,
     SetProperties,
 )
+from studio.ui.canvas.minimap import Minimap
 from studio.ui.canvas.palette import NodePalette
 from studio.ui.canvas.scene import WorkflowScene
 from studio.ui.canvas.style import NODE_HEIGHT, NODE_WIDTH
@@ -45,6 +46,7 @@ class WorkflowEditor(QWidget):
         layout = QVBoxLayout(self)
         layout.setContentsMargins(0, 0, 0, 0)
         layout.addWidget(self.view)
+        self.minimap = Minimap(self.view)
         self.palette: NodePalette | None = None
         self._palette_position = QPointF()
         self._connect_intents()
@@ -219,6 +221,10 @@ class WorkflowEditor(QWidget):
         self.palette.show()
         self.palette.search.setFocus()
         return self.palette
+
+    def resizeEvent(self, event) -> None:
+        super().resizeEvent(event)
+        self.minimap.refit()
 
     def _announce_selection(self) -> None:
         if not shiboken6.isValid(self.scene):

@@ -48,6 +48,19 @@ class WorkflowScene(QGraphicsScene):
         self._add_nodes(tuple(node.id for node in self.document.nodes))
         self._add_edges(tuple(edge.id for edge in self.document.edges))
 
+    def apply_colors(self) -> None:
+        """Repaint every item in the current palette's colours (after a theme change)."""
+        self.colors = canvas_colors()
+        for item in self.node_items.values():
+            item.colors = self.colors
+            for port in (item.input_port, item.output_port):
+                port.setBrush(QBrush(self.colors.port))
+            item.update()
+        for edge in self.edge_items.values():
+            edge.colors = self.colors
+            edge.update()
+        self.update()
+
     def detach(self) -> None:
         """Stop listening to the document."""
         self._unsubscribe()
