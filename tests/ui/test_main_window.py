@@ -161,3 +161,41 @@ def test_two_windows_saving_the_same_workflow_lose_nothing(
         assert tab_two.editor.document.properties.name == "Theirs"
         tab_two.editor.undo_stack.undo()  # mine is one undo away
         assert tab_two.editor.document.properties.description == "mine"
+
+
+def test_save_to_catalog_then_use_and_load_the_saved_blueprint(qtbot) -> None:
+    window = make_window(qtbot)
+    tab = window.use_blueprint("parallel-fan-out")  # placeholder agents are fine in a template
+    saved = window.store_blueprint(tab.editor.document.snapshot(), "Team fan-out", "parallel")
+    assert saved is not None and saved.status == "PUBLISHED" and saved.is_blueprint
+    assert "Team fan-out" in [w.name for w in window.catalog()]
+    listing = window.workflow_list.blueprints
+    assert any(listing.item(r).text().startswith("Team fan-out") for r in range(listing.count()))
+    copy = window.use_blueprint(f"stored:{saved.id}")
+    assert copy.editor.document.properties.name == "Team fan-out (Copy)"
+    target = window.new_workflow()
+    window.load_blueprint_into(target, saved)
+    assert len(target.editor.document.nodes) == 5
+    assert target.editor.document.properties.name == "Untitled workflow"
+    target.editor.undo_stack.undo()
+    assert target.editor.document.nodes == []
+
+
+def test_a_blueprint_with_a_cycle_is_not_saved_to_the_catalog(qtbot) -> None:
+    window = make_window(qtbot)
+    tab = window.new_workflow()
+    editor = tab.editor
+    a = editor.add_node("demo-echo-agent")
+    b = editor.add_node("demo-echo-agent")
+    editor.connect_nodes(a, b)
+    snapshot = editor.document.snapshot()
+    looped = snapshot.model_copy(
+        update={
+            "edges": [
+                *snapshot.edges,
+                snapshot.edges[0].model_copy(update={"id": "back", "source": b, "target": a}),
+            ]
+        }
+    )
+    assert window.store_blueprint(looped, "Loop", "") is None
+    assert [w.name for w in window.workspace.workflows.find(blueprints=True)] == []

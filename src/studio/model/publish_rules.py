@@ -5,16 +5,24 @@ from collections.abc import Container
 from studio.model.graph import isolated_nodes
 from studio.model.overrides import MODEL_OVERRIDE_CAP, prompt_addition_cap
 from studio.model.problems import Problem, error, warning
+from studio.model.structure import reference_problems
 from studio.model.workflow import Node, Workflow
 
 PLACEHOLDER_PREFIX = "placeholder-"
 
 
 def publish_problems(
-    workflow: Workflow, known_agents: Container[str], prompt_cap: int | None = None
+    workflow: Workflow,
+    known_agents: Container[str],
+    prompt_cap: int | None = None,
+    *,
+    template: bool = False,
 ) -> list[Problem]:
-    """Problems that stop a workflow from being published, plus warnings worth seeing."""
-    problems: list[Problem] = []
+    """Problems that stop a workflow from being published, plus warnings worth seeing.
+
+    The structural checks run again too: a workflow built in memory (on the canvas, by a
+    program) never went through a file's validation."""
+    problems: list[Problem] = list(reference_problems(workflow))
     if not workflow.nodes:
         problems.append(error("graph.empty", "the workflow has no nodes"))
     links = [(edge.source, edge.target) for edge in workflow.edges]
@@ -23,6 +31,8 @@ def publish_problems(
             error("graph.disconnected", "the node is not connected to any other", node_id=node_id)
         )
     for node in workflow.nodes:
+        if template:
+            continue  # a catalog template: its agents are mapped when someone uses it
         problems.extend(agent_problems(node, known_agents))
         problems.extend(compensation_problems(node, known_agents))
     problems.extend(override_warnings(workflow, prompt_cap))

@@ -19,6 +19,6 @@ def validate_definition(
     workflow, problems = parse_workflow(data)
     if workflow is None or has_errors(problems):
         return problems
-    if publish:
-        return problems + publish_problems(workflow, known_agents, prompt_cap)
+    if publish:  # publish_problems repeats the structural checks, which passed here
+        return publish_problems(workflow, known_agents, prompt_cap)
     return problems + override_warnings(workflow, prompt_cap)

@@ -108,7 +108,7 @@ class WorkflowRepository:
         """
         with self.database.write() as connection:
             current = _workflow_from_row(_fetch_row(connection, workflow_id))
-            problems = publish_problems(current, known_agents)
+            problems = publish_problems(current, known_agents, template=current.is_blueprint)
             if has_errors(problems) or current.status == "PUBLISHED":
                 return current, problems
             version = expected_version if expected_version is not None else current.version

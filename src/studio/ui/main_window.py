@@ -215,6 +215,8 @@ class MainWindow(WorkflowCommands, QMainWindow):
                 spec("validate", "&Validate", "F7", self.validate_current),
                 spec("publish", "&Publish", "Ctrl+Shift+P", self.publish_current),
                 spec("clear", "C&lear Canvas", None, self.clear_current),
+                spec("save_catalog", "Save to &Catalog…", None, self.save_to_catalog),
+                spec("load_catalog", "Load from Ca&talog…", None, self.load_from_catalog),
                 spec("about", "&About Studio", None, self._show_about),
             ]
         }
@@ -265,7 +267,17 @@ class MainWindow(WorkflowCommands, QMainWindow):
         add_menu(
             self,
             "&Workflow",
-            [a["add_node"], a["layout"], None, a["validate"], a["publish"], None, a["clear"]],
+            [
+                a["add_node"],
+                a["layout"],
+                None,
+                a["validate"],
+                a["publish"],
+                None,
+                a["save_catalog"],
+                a["load_catalog"],
+                a["clear"],
+            ],
         )
         add_menu(self, "&Help", [a["about"]])
         add_toolbar(
@@ -273,6 +285,8 @@ class MainWindow(WorkflowCommands, QMainWindow):
             "Workflow",
             [
                 a["new"],
+                a["save_catalog"],
+                a["load_catalog"],
                 a["open"],
                 a["export"],
                 None,

@@ -3,9 +3,10 @@ use a blueprint, export, validate, publish, clear and find. A part of MainWindow
 
 from pathlib import Path
 
-from PySide6.QtWidgets import QFileDialog, QInputDialog, QMessageBox
+from PySide6.QtWidgets import QDialog, QFileDialog, QInputDialog, QMessageBox
 
 from studio.model import (
+    Blueprint,
     DefinitionError,
     Workflow,
     WorkflowFileError,
@@ -14,9 +15,12 @@ from studio.model import (
     write_workflow,
 )
 from studio.model.errors import StudioError
+from studio.ui.catalog_dialogs import LoadFromCatalogDialog, SaveToCatalogDialog
 from studio.ui.workflow_tab import WorkflowTab
 
 WORKFLOW_FILE_FILTER = "Workflows (*.yaml *.yml *.json);;All files (*)"
+STORED_PREFIX = "stored:"
+"""Catalog entries saved from the canvas are named by their workflow id, after this."""
 
 
 class WorkflowCommands:
@@ -25,7 +29,13 @@ class WorkflowCommands:
     def refresh_lists(self) -> None:
         """Reload the workflows and blueprints docks."""
         self.workflow_list.show_workflows(self.workspace.workflows.find(blueprints=False))
-        self.workflow_list.show_blueprints(self.workspace.blueprints)
+        saved = [
+            Blueprint(f"{STORED_PREFIX}{w.id}", Path(), w)
+            for w in self.workspace.workflows.find(status="PUBLISHED", blueprints=True)
+        ]
+        self.workflow_list.show_blueprints(
+            sorted([*self.workspace.blueprints, *saved], key=lambda b: b.workflow.name.lower())
+        )
 
     def new_workflow(self) -> WorkflowTab | None:
         """Create an empty draft and open it."""
@@ -75,10 +85,13 @@ class WorkflowCommands:
 
     def use_blueprint(self, slug: str) -> WorkflowTab | None:
         """Import a blueprint as a new draft '<name> (Copy)'; the blueprint stays unchanged."""
-        blueprint = next((b for b in self.workspace.blueprints if b.slug == slug), None)
-        if blueprint is None:
-            return None
-        source = blueprint.workflow
+        if slug.startswith(STORED_PREFIX):
+            source = self.workspace.workflows.get(slug.removeprefix(STORED_PREFIX))
+        else:
+            blueprint = next((b for b in self.workspace.blueprints if b.slug == slug), None)
+            if blueprint is None:
+                return None
+            source = blueprint.workflow
         copy = self.workspace.workflows.create(
             source.model_copy(update={"name": f"{source.name} (Copy)", "is_blueprint": False})
         )
@@ -188,3 +201,59 @@ class WorkflowCommands:
         self._with_editor(
             lambda e: e.open_palette(e.view.mapToScene(e.view.viewport().rect().center()))
         )
+
+    def catalog(self) -> list[Workflow]:
+        """Every blueprint: the seed ones and those saved to the catalog, by name."""
+        seeds = [blueprint.workflow for blueprint in self.workspace.blueprints]
+        saved = self.workspace.workflows.find(status="PUBLISHED", blueprints=True)
+        return sorted([*seeds, *saved], key=lambda workflow: workflow.name.lower())
+
+    def save_to_catalog(self) -> Workflow | None:
+        """Store the canvas as a published blueprint, after asking for its name and category."""
+        tab = self.current_tab()
+        if tab is None:
+            return None
+        current = tab.editor.document.snapshot()
+        dialog = SaveToCatalogDialog(current.name, current.category, self)
+        if dialog.exec() != QDialog.DialogCode.Accepted:
+            return None
+        return self.store_blueprint(
+            current, dialog.name_edit.text().strip(), dialog.category_edit.text().strip()
+        )
+
+    def store_blueprint(self, workflow: Workflow, name: str, category: str) -> Workflow | None:
+        """Create and publish a blueprint from a workflow; problems are shown and block it."""
+        draft = self.workspace.workflows.create(
+            workflow.model_copy(update={"name": name, "category": category, "is_blueprint": True})
+        )
+        published, problems = self.workspace.workflows.publish(draft.id, self.workspace.agents)
+        self.problems.show_problems(problems)
+        if published.status != "PUBLISHED":
+            self.workspace.workflows.delete(draft.id)
+            self.statusBar().showMessage("Not saved to the catalog: fix the problems listed", 8000)
+            return None
+        self.refresh_lists()
+        self.statusBar().showMessage(f"Saved '{name}' to the blueprint catalog", 6000)
+        return published
+
+    def load_from_catalog(self) -> None:
+        """Replace the canvas with a blueprint from the catalog (confirmed, undoable)."""
+        tab = self.current_tab() or self.new_workflow()
+        dialog = LoadFromCatalogDialog(self.catalog(), self)
+        if dialog.exec() != QDialog.DialogCode.Accepted or dialog.chosen() is None:
+            return
+        self.load_blueprint_into(tab, dialog.chosen())
+
+    def load_blueprint_into(self, tab: WorkflowTab, blueprint: Workflow) -> None:
+        """Put a blueprint's nodes on a canvas, asking first when that replaces work."""
+        if tab.editor.document.nodes:
+            answer = QMessageBox.question(
+                self,
+                "Load blueprint",
+                f"Replace the canvas with '{blueprint.name}'? (Undo brings it back.)",
+            )
+            if answer != QMessageBox.StandardButton.Yes:
+                return
+        kept = tab.editor.document.properties
+        loaded = blueprint.model_copy(update={"name": kept.name, "is_blueprint": False})
+        tab.editor.replace_workflow(loaded, f"Load {blueprint.name}")
