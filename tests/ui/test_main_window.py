@@ -199,3 +199,44 @@ def test_a_blueprint_with_a_cycle_is_not_saved_to_the_catalog(qtbot) -> None:
     )
     assert window.store_blueprint(looped, "Loop", "") is None
     assert [w.name for w in window.workspace.workflows.find(blueprints=True)] == []
+
+
+def test_opened_files_appear_under_open_recent(qtbot) -> None:
+    window = make_window(qtbot)
+    window.open_workflow_file(str(ECHO_DEMO))
+    window._fill_recent_menu()
+    names = [action.text() for action in window.recent_menu.actions()]
+    assert names == ["echo-demo-workflow.yaml"]
+    again = make_window(qtbot)
+    assert again.recent_files() == [str(ECHO_DEMO.resolve())]
+
+
+def test_a_failing_save_keeps_the_change_shows_it_and_retries(qtbot, monkeypatch) -> None:
+    window = make_window(qtbot)
+    tab = window.open_workflow_file(str(ECHO_DEMO))
+    repository = tab.autosaver.repository
+    real_update = repository.update
+
+    def locked(*args, **kwargs):
+        raise RuntimeError("database is locked")
+
+    monkeypatch.setattr(repository, "update", locked)
+    tab.editor.edit_properties({"name": "Renamed while locked"})
+    assert not tab.autosaver.save_now()
+    assert "(not saved)" in window.tabs.tabText(window.tabs.currentIndex())
+    assert tab.editor.document.properties.name == "Renamed while locked"
+    monkeypatch.setattr(repository, "update", real_update)
+    qtbot.waitUntil(lambda: tab.autosaver.state.value == "saved", timeout=8000)
+    assert repository.get(tab.workflow_id).name == "Renamed while locked"
+    assert window.tabs.tabText(window.tabs.currentIndex()) == "Renamed while locked"
+
+
+def test_right_click_offers_what_can_be_done(qtbot) -> None:
+    window = make_window(qtbot)
+    editor = window.use_blueprint("echo-demo-workflow").editor
+    on_node = [
+        a.text() for a in editor.context_menu(editor.view.mapToScene(0, 0), "say-hello").actions()
+    ]
+    assert on_node == ["Configure…", "Duplicate", "Copy", "Delete"]
+    on_canvas = [a.text() for a in editor.context_menu(editor.view.mapToScene(0, 0), "").actions()]
+    assert "Add node…" in on_canvas and "Auto-layout" in on_canvas

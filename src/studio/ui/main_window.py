@@ -1,12 +1,15 @@
 """The main window: workflows on the left, open workflows in tabs, inspector and workflow
 settings on the right, problems below; menus and a toolbar with the standard shortcuts."""
 
+from pathlib import Path
+
 from PySide6.QtCore import QSettings, Qt
 from PySide6.QtGui import QActionGroup, QCloseEvent
 from PySide6.QtWidgets import (
     QDockWidget,
     QLabel,
     QMainWindow,
+    QMenu,
     QMessageBox,
     QStackedWidget,
     QTabWidget,
@@ -27,6 +30,9 @@ from studio.ui.workflow_tab import WorkflowTab
 from studio.workspace import Workspace
 
 WORKFLOW_FILE_FILTER = "Workflows (*.yaml *.yml *.json);;All files (*)"
+
+
+RECENT_FILES = 8
 
 
 class MainWindow(WorkflowCommands, QMainWindow):
@@ -280,6 +286,10 @@ class MainWindow(WorkflowCommands, QMainWindow):
             ],
         )
         add_menu(self, "&Help", [a["about"]])
+        self.recent_menu = QMenu("Open &Recent", self)
+        self.recent_menu.aboutToShow.connect(self._fill_recent_menu)
+        file_menu = self.menuBar().actions()[0].menu()
+        file_menu.insertMenu(a["save"], self.recent_menu)
         add_toolbar(
             self,
             "Workflow",
@@ -402,6 +412,27 @@ class MainWindow(WorkflowCommands, QMainWindow):
         if edge is not None:
             self.condition_editor.show_edge(edge)
             self.inspector.setCurrentWidget(self.condition_editor)
+
+    def recent_files(self) -> list[str]:
+        """Workflow files opened lately, newest first."""
+        value = self._settings().value("window/recentFiles", [])
+        return [value] if isinstance(value, str) else list(value or [])
+
+    def remember_file(self, path: str) -> None:
+        """Put a file at the top of Open Recent."""
+        resolved = str(Path(path).resolve())
+        files = [resolved, *(f for f in self.recent_files() if f != resolved)][:RECENT_FILES]
+        self._settings().setValue("window/recentFiles", files)
+
+    def _fill_recent_menu(self) -> None:
+        self.recent_menu.clear()
+        files = [f for f in self.recent_files() if Path(f).is_file()]
+        for path in files:
+            self.recent_menu.addAction(
+                Path(path).name, lambda p=path: self.open_workflow_file(p)
+            ).setToolTip(path)
+        if not files:
+            self.recent_menu.addAction("No recent files").setEnabled(False)
 
     def set_theme(self, name: str) -> None:
         """Switch between the system's, the light and the dark theme, and remember it."""

@@ -108,6 +108,7 @@ class WorkflowCommands:
         stored = self.workspace.workflows.create(
             workflow.model_copy(update={"is_blueprint": False})
         )
+        self.remember_file(path)
         self.refresh_lists()
         return self.open_workflow(stored.id)
 

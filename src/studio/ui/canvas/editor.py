@@ -3,9 +3,9 @@
 import re
 
 import shiboken6
-from PySide6.QtCore import QPointF, Signal
+from PySide6.QtCore import QPoint, QPointF, Signal
 from PySide6.QtGui import QGuiApplication, QUndoStack
-from PySide6.QtWidgets import QVBoxLayout, QWidget
+from PySide6.QtWidgets import QMenu, QVBoxLayout, QWidget
 
 from studio.model import AgentRegistry, Edge, Node, Position, Workflow
 from studio.model.document import WorkflowDocument
@@ -57,6 +57,7 @@ class WorkflowEditor(QWidget):
         self.view.nodeActivated.connect(self.nodeActivated)
         self.view.paletteRequested.connect(self.open_palette)
         self.view.deleteRequested.connect(self.delete_selection)
+        self.view.menuRequested.connect(self.show_context_menu)
         self.scene.selectionChanged.connect(self._announce_selection)
 
     # Intents → commands ------------------------------------------------------------------
@@ -221,6 +222,26 @@ class WorkflowEditor(QWidget):
         self.palette.show()
         self.palette.search.setFocus()
         return self.palette
+
+    def context_menu(self, where: QPointF, node_id: str) -> QMenu:
+        """What a right-click offers: on a node, what can be done to it; elsewhere, the canvas."""
+        menu = QMenu(self)
+        if node_id:
+            menu.addAction("Configure…", lambda: self.nodeActivated.emit(node_id))
+            menu.addAction("Duplicate", self.duplicate_selection)
+            menu.addAction("Copy", self.copy_selection)
+            menu.addAction("Delete", self.delete_selection)
+        else:
+            menu.addAction("Add node…", lambda: self.open_palette(where))
+            menu.addAction("Paste", self.paste)
+            menu.addSeparator()
+            menu.addAction("Auto-layout", self.auto_layout)
+            menu.addAction("Fit to view", self.view.fit_all)
+        return menu
+
+    def show_context_menu(self, where: QPointF, at: QPoint, node_id: str) -> None:
+        """Show the context menu at the cursor."""
+        self.context_menu(where, node_id).exec(at)
 
     def resizeEvent(self, event) -> None:
         super().resizeEvent(event)

@@ -2,7 +2,7 @@
 
 Gestures become intents (signals carrying ids); the editor turns them into undo commands."""
 
-from PySide6.QtCore import QPointF, QRectF, Qt, Signal
+from PySide6.QtCore import QPoint, QPointF, QRectF, Qt, Signal
 from PySide6.QtGui import QKeyEvent, QMouseEvent, QPainter, QPen, QWheelEvent
 from PySide6.QtWidgets import QGraphicsPathItem, QGraphicsView, QToolTip
 
@@ -23,6 +23,7 @@ class WorkflowView(QGraphicsView):
     nodeActivated = Signal(str)  # double-click on a node
     paletteRequested = Signal(QPointF)  # where a new node should go (scene)
     deleteRequested = Signal()
+    menuRequested = Signal(QPointF, QPoint, str)  # scene point, global point, node id or ""
 
     def __init__(self, scene: WorkflowScene) -> None:
         super().__init__(scene)
@@ -129,6 +130,15 @@ class WorkflowView(QGraphicsView):
             self.paletteRequested.emit(self.mapToScene(event.position().toPoint()))
         else:
             super().mouseDoubleClickEvent(event)
+
+    def contextMenuEvent(self, event) -> None:
+        point = event.pos()
+        node = self._node_at(point)
+        if node is not None and not node.isSelected():
+            self.workflow_scene.select_only([node.node_id])
+        self.menuRequested.emit(
+            self.mapToScene(point), event.globalPos(), node.node_id if node else ""
+        )
 
     # Keys -------------------------------------------------------------------------------
 

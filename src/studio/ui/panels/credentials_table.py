@@ -31,18 +31,7 @@ class CredentialsTable(QWidget):
 
     def __init__(self, parent: QWidget | None = None) -> None:
         super().__init__(parent)
-        self.table = QTableWidget(0, 2)
-        self.table.setHorizontalHeaderLabels(["Name", "Reference"])
-        header = self.table.horizontalHeader()
-        header.setSectionResizeMode(NAME, QHeaderView.ResizeMode.Interactive)
-        header.setSectionResizeMode(REFERENCE, QHeaderView.ResizeMode.Stretch)
-        header.resizeSection(NAME, 140)
-        self.table.verticalHeader().setVisible(False)
-        self.table.setSelectionBehavior(QAbstractItemView.SelectionBehavior.SelectRows)
-        self.table.setToolTip("References such as env:OPENAI_API_KEY or keyring:studio/openai")
-        rows_height = self.table.verticalHeader().defaultSectionSize() * VISIBLE_ROWS
-        self.table.setFixedHeight(rows_height + header.sizeHint().height() + 4)
-        self.table.itemChanged.connect(self._on_item_changed)
+        self.table = self._build_table()
         self.message = InlineMessage()
         self.add_button = QPushButton("Add credential")
         self.add_button.clicked.connect(self.add_row)
@@ -57,6 +46,21 @@ class CredentialsTable(QWidget):
         layout.addWidget(self.table)
         layout.addLayout(buttons)
         layout.addWidget(self.message)
+
+    def _build_table(self) -> QTableWidget:
+        table = QTableWidget(0, 2)
+        table.setHorizontalHeaderLabels(["Name", "Reference"])
+        header = table.horizontalHeader()
+        header.setSectionResizeMode(NAME, QHeaderView.ResizeMode.Interactive)
+        header.setSectionResizeMode(REFERENCE, QHeaderView.ResizeMode.Stretch)
+        header.resizeSection(NAME, 140)
+        table.verticalHeader().setVisible(False)
+        table.setSelectionBehavior(QAbstractItemView.SelectionBehavior.SelectRows)
+        table.setToolTip("References such as env:OPENAI_API_KEY or keyring:studio/openai")
+        rows_height = table.verticalHeader().defaultSectionSize() * VISIBLE_ROWS
+        table.setFixedHeight(rows_height + header.sizeHint().height() + 4)
+        table.itemChanged.connect(self._on_item_changed)
+        return table
 
     def load(self, credentials: dict[str, str]) -> None:
         """Show these name → reference pairs."""

@@ -11,6 +11,19 @@ from studio.ui.panels.field_editors import FieldEditor, editor_for
 from studio.ui.panels.form_section import FormSection
 
 _LIST = {"type": "array", "items": {"type": "string"}}
+_LISTS = {  # name: (title, placeholder)
+    "deny_agents": ("Deny agents", "Agent ids, one per line"),
+    "deny_tools": ("Deny tools", "Tool names, one per line"),
+    "require_approval": ("Require approval", "Agent ids needing approval, one per line"),
+}
+_THRESHOLD = {
+    "type": "integer",
+    "minimum": 1,
+    "title": "Breaker threshold",
+    "description": "Consecutive failures that open an agent's circuit breaker. "
+    "Leave threshold and cooldown empty for no breaker.",
+}
+_COOLDOWN = {"type": "number", "minimum": 0, "title": "Breaker cooldown (s)"}
 
 
 def _valid(editor: FieldEditor, fallback: Any) -> Any:
@@ -69,35 +82,18 @@ class GovernanceSection(FormSection):
 
     def __init__(self, parent: QWidget | None = None) -> None:
         super().__init__("Governance", parent)
-        self.lists = {
-            "deny_agents": editor_for("deny_agents", {**_LIST, "title": "Deny agents"}),
-            "deny_tools": editor_for("deny_tools", {**_LIST, "title": "Deny tools"}),
-            "require_approval": editor_for(
-                "require_approval", {**_LIST, "title": "Require approval"}
-            ),
-        }
-        breaker = CircuitBreakerSettings()
-        self.threshold = editor_for(
-            "failure_threshold",
-            {
-                "type": "integer",
-                "minimum": 1,
-                "title": "Breaker threshold",
-                "description": "Consecutive failures that open an agent's circuit breaker. "
-                "Leave threshold and cooldown empty for no breaker.",
-            },
-        )
-        self.threshold.set_placeholder(f"Default: {breaker.failure_threshold}")
-        self.cooldown = editor_for(
-            "cooldown_seconds", {"type": "number", "minimum": 0, "title": "Breaker cooldown (s)"}
-        )
-        self.cooldown.set_placeholder(f"Default: {breaker.cooldown_seconds:g}")
+        self.lists: dict[str, FieldEditor] = {}
+        for name, (title, placeholder) in _LISTS.items():
+            self.lists[name] = editor_for(name, {**_LIST, "title": title})
+            self.lists[name].set_placeholder(placeholder)
+        defaults = CircuitBreakerSettings()
+        self.threshold = editor_for("failure_threshold", _THRESHOLD)
+        self.threshold.set_placeholder(f"Default: {defaults.failure_threshold}")
+        self.cooldown = editor_for("cooldown_seconds", _COOLDOWN)
+        self.cooldown.set_placeholder(f"Default: {defaults.cooldown_seconds:g}")
         for editor in (*self.lists.values(), self.threshold, self.cooldown):
             editor.changed.connect(self.edited)
             self.add_row(editor.label(), editor)
-        self.lists["deny_agents"].set_placeholder("Agent ids, one per line")
-        self.lists["deny_tools"].set_placeholder("Tool names, one per line")
-        self.lists["require_approval"].set_placeholder("Agent ids needing approval, one per line")
 
     def load(self, settings: GovernanceSettings | None) -> None:
         """Show the settings; None shows empty lists and no breaker."""
