@@ -12,29 +12,7 @@ from studio.model.graph import (
     topological_order,
     would_close_cycle,
 )
-
-Graph = tuple[list[str], list[Link]]
-
-node_id_lists = st.lists(st.text(min_size=1, max_size=3), unique=True, max_size=8)
-
-
-@st.composite
-def dags(draw: st.DrawFn) -> Graph:
-    """Links only from earlier to later in a hidden order; node ids and links are shuffled."""
-    ids = draw(node_id_lists)
-    pairs = [(a, b) for i, a in enumerate(ids) for b in ids[i + 1 :]]
-    links = draw(st.lists(st.sampled_from(pairs), max_size=15)) if pairs else []
-    return draw(st.permutations(ids)), draw(st.permutations(links))
-
-
-@st.composite
-def graphs(draw: st.DrawFn) -> Graph:
-    """Any directed graph over the ids: self-loops, duplicate links and cycles included."""
-    ids = draw(node_id_lists)
-    if not ids:
-        return [], []
-    end = st.sampled_from(ids)
-    return ids, draw(st.lists(st.tuples(end, end), max_size=15))
+from tests.model.graph_strategies import Graph, dags, graphs
 
 
 def is_cycle(cycle: list[str], links: list[Link]) -> bool:
@@ -43,7 +21,7 @@ def is_cycle(cycle: list[str], links: list[Link]) -> bool:
 
 
 @settings(max_examples=200)
-@given(dags())
+@given(dags(8, 15))
 def test_topological_order_puts_every_source_before_its_target(graph: Graph) -> None:
     ids, links = graph
     order, leftover = topological_order(ids, links)
@@ -54,7 +32,7 @@ def test_topological_order_puts_every_source_before_its_target(graph: Graph) -> 
 
 
 @settings(max_examples=200)
-@given(graphs())
+@given(graphs(8, 15))
 def test_leftover_nodes_exist_exactly_when_there_is_a_cycle(graph: Graph) -> None:
     ids, links = graph
     order, leftover = topological_order(ids, links)
@@ -63,7 +41,7 @@ def test_leftover_nodes_exist_exactly_when_there_is_a_cycle(graph: Graph) -> Non
 
 
 @settings(max_examples=200)
-@given(graphs())
+@given(graphs(8, 15))
 def test_ordered_nodes_come_after_all_their_sources(graph: Graph) -> None:
     ids, links = graph
     order, _ = topological_order(ids, links)
@@ -75,7 +53,7 @@ def test_ordered_nodes_come_after_all_their_sources(graph: Graph) -> None:
 
 
 @settings(max_examples=200)
-@given(graphs())
+@given(graphs(8, 15))
 def test_found_cycle_is_a_real_loop_of_links(graph: Graph) -> None:
     ids, links = graph
     cycle = find_cycle(ids, links)
@@ -85,13 +63,13 @@ def test_found_cycle_is_a_real_loop_of_links(graph: Graph) -> None:
 
 
 @settings(max_examples=200)
-@given(dags())
+@given(dags(8, 15))
 def test_dag_has_no_cycle(graph: Graph) -> None:
     assert find_cycle(*graph) == []
 
 
 @settings(max_examples=200)
-@given(dags(), st.data())
+@given(dags(8, 15), st.data())
 def test_would_close_cycle_agrees_with_adding_the_link(graph: Graph, data: st.DataObject) -> None:
     ids, links = graph
     if not ids:
@@ -103,7 +81,7 @@ def test_would_close_cycle_agrees_with_adding_the_link(graph: Graph, data: st.Da
 
 
 @settings(max_examples=200)
-@given(graphs())
+@given(graphs(8, 15))
 def test_isolated_nodes_are_those_no_link_touches(graph: Graph) -> None:
     ids, links = graph
     touched = {end for link in links for end in link}

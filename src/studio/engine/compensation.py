@@ -14,6 +14,7 @@ from studio.engine.dispatch import ApprovalPending, Dispatcher, DispatchRequest,
 from studio.engine.events import EventBus
 from studio.engine.node_runner import RunContext, error_record
 from studio.engine.templates import TemplateError, render
+from studio.engine.transitions import TransitionRecorder
 from studio.model import AgentRegistry, Workflow
 from studio.model.execution import (
     COMPENSATED,
@@ -82,6 +83,7 @@ class Compensator:
         dispatcher: Dispatcher,
         bus: EventBus,
     ) -> None:
+        self.recorder = TransitionRecorder(executions, bus)
         self.executions, self.agents, self.dispatcher, self.bus = (
             executions,
             agents,
@@ -273,11 +275,9 @@ class Compensator:
         event_type: str,
         payload: dict,
         **fields: Any,
-    ) -> None:
-        self.bus.publish(
-            self.executions.set_node_status(
-                context.execution_id, node_id, status, event_type, payload, **fields
-            )
+    ) -> bool:
+        return self.recorder.record(
+            context.execution_id, node_id, status, event_type, payload, **fields
         )
 
 

@@ -19,6 +19,7 @@ from studio.engine.dispatch import ApprovalPending, Dispatcher, DispatchRequest,
 from studio.engine.events import EventBus
 from studio.engine.overrides import effective_overrides
 from studio.engine.retry import calculate_backoff, should_retry
+from studio.engine.transitions import TransitionRecorder
 from studio.model import AgentDefinition, AgentRegistry, Node, Workflow
 from studio.model.execution import CANCELLED, COMPLETED, FAILED, RETRYING, RUNNING, WAITING
 from studio.model.governance import GovernanceSettings, classify
@@ -82,6 +83,7 @@ class NodeRunner:
     ) -> None:
         self.executions, self.agents, self.dispatcher = executions, agents, dispatcher
         self.bus, self.default_timeout, self.rng = bus, default_timeout, rng
+        self.recorder = TransitionRecorder(executions, bus)
 
     async def run(
         self, context: RunContext, node: Node, node_input: Any, retry_count: int
@@ -261,11 +263,9 @@ class NodeRunner:
         payload: dict,
         **fields: Any,
     ) -> bool:
-        event = self.executions.set_node_status(
+        return self.recorder.record(
             context.execution_id, node_id, status, event_type, payload, **fields
         )
-        self.bus.publish(event)
-        return event is not None
 
 
 def error_record(failure: AgentError, redactor: Redactor) -> dict[str, Any]:
