@@ -6,6 +6,7 @@ from pathlib import Path
 from PySide6.QtCore import QSettings, Qt
 from PySide6.QtGui import QActionGroup, QCloseEvent
 from PySide6.QtWidgets import (
+    QApplication,
     QDockWidget,
     QLabel,
     QMainWindow,
@@ -42,7 +43,7 @@ class MainWindow(WorkflowCommands, QMainWindow):
         super().__init__()
         self.workspace = workspace
         self.setWindowTitle("Studio")
-        self.resize(1400, 860)
+        self.resize(*default_size())
         self.tabs = QTabWidget(documentMode=True, tabsClosable=True, movable=True)
         self.tabs.tabCloseRequested.connect(self.close_tab)
         self.tabs.currentChanged.connect(self._tab_changed)
@@ -499,3 +500,12 @@ class MainWindow(WorkflowCommands, QMainWindow):
         settings.setValue("window/geometry", self.saveGeometry())
         settings.setValue("window/state", self.saveState())
         super().closeEvent(event)
+
+
+def default_size() -> tuple[int, int]:
+    """1400×860, or less on a smaller screen (nine tenths of what is available)."""
+    screen = QApplication.primaryScreen()
+    if screen is None:
+        return 1400, 860
+    available = screen.availableGeometry()
+    return min(1400, int(available.width() * 0.9)), min(860, int(available.height() * 0.9))

@@ -1,6 +1,7 @@
 """A minimap in the canvas corner: the whole workflow small, the visible part framed;
 click or drag on it to move the view there."""
 
+import shiboken6
 from PySide6.QtCore import QPointF, QRectF, Qt
 from PySide6.QtGui import QBrush, QColor, QMouseEvent, QPainter, QPen
 from PySide6.QtWidgets import QGraphicsView
@@ -23,19 +24,26 @@ class Minimap(QGraphicsView):
         self.setVerticalScrollBarPolicy(Qt.ScrollBarPolicy.ScrollBarAlwaysOff)
         self.setRenderHints(QPainter.RenderHint.Antialiasing)
         self.setStyleSheet("QGraphicsView#minimap { border: 1px solid palette(mid); }")
-        view.horizontalScrollBar().valueChanged.connect(self.viewport().update)
-        view.verticalScrollBar().valueChanged.connect(self.viewport().update)
+        view.horizontalScrollBar().valueChanged.connect(lambda _value: self.refit())
+        view.verticalScrollBar().valueChanged.connect(lambda _value: self.refit())
         view.scene().changed.connect(lambda _regions: self.refit())
+        view.zoomed.connect(self.refit)
         self.refit()
 
     def refit(self) -> None:
         """Show every node, and keep to the lower right corner of the canvas."""
-        bounds = self.scene().itemsBoundingRect()
+        scene = self.scene() if shiboken6.isValid(self) else None
+        if scene is None or not shiboken6.isValid(scene):
+            return  # the canvas is being closed
+        bounds = scene.itemsBoundingRect()
         if not bounds.isNull():
             self.fitInView(bounds.adjusted(-60, -60, 60, 60), Qt.AspectRatioMode.KeepAspectRatio)
         parent = self.main_view.viewport().geometry()
         self.move(parent.right() - SIZE[0] - 8, parent.bottom() - SIZE[1] - 8)
-        self.setVisible(len(self.scene().items()) > 0)
+        # Only useful when part of the workflow is out of sight; otherwise it would hide nodes.
+        everything_shown = self.main_view.visible_scene_rect().contains(bounds)
+        self.setVisible(not bounds.isNull() and not everything_shown)
+        self.viewport().update()
 
     def drawBackground(self, painter: QPainter, rect: QRectF) -> None:
         painter.fillRect(rect, QBrush(self.main_view.workflow_scene.colors.background))

@@ -47,11 +47,14 @@ class WorkflowView(QGraphicsView):
 
     # Zoom -------------------------------------------------------------------------------
 
+    zoomed = Signal()
+
     def zoom_by(self, factor: float) -> None:
         """Zoom in (factor > 1) or out, within sensible limits."""
         current = self.transform().m11()
         factor = max(MIN_ZOOM / current, min(MAX_ZOOM / current, factor))
         self.scale(factor, factor)
+        self.zoomed.emit()
 
     def zoom_level(self) -> float:
         """The current scale: 1.0 is 100 %."""
@@ -66,6 +69,7 @@ class WorkflowView(QGraphicsView):
         if self.zoom_level() > 1.0:
             self.resetTransform()
             self.centerOn(bounds.center())
+        self.zoomed.emit()
 
     def center_on_node(self, node_id: str) -> None:
         """Scroll so that a node is in the middle, and select it."""
