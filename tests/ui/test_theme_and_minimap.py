@@ -1,6 +1,6 @@
 """The dark theme, remembered between sessions, and the minimap."""
 
-from PySide6.QtCore import QPoint, Qt
+from PySide6.QtCore import Qt
 from PySide6.QtGui import QPalette
 from PySide6.QtWidgets import QApplication
 
@@ -36,8 +36,8 @@ def test_clicking_the_minimap_moves_the_view(qtbot) -> None:
     view.scale(2.0, 2.0)
     view.centerOn(tab.editor.scene.node_items["extract"])
     assert minimap.isVisible()
-    target = minimap.mapFromScene(tab.editor.scene.node_items["load"].sceneBoundingRect().center())
-    qtbot.mouseClick(minimap.viewport(), Qt.MouseButton.LeftButton, pos=QPoint(target))
+    target = minimap.minimap_point(tab.editor.scene.node_items["load"].sceneBoundingRect().center())
+    qtbot.mouseClick(minimap, Qt.MouseButton.LeftButton, pos=target.toPoint())
     visible = view.visible_scene_rect()
     assert visible.contains(tab.editor.scene.node_items["load"].sceneBoundingRect().center())
     assert not visible.contains(tab.editor.scene.node_items["extract"].sceneBoundingRect().center())

@@ -187,14 +187,7 @@ class _UniqueKeyLoader(_SafeLoader):
         self.flatten_mapping(node)  # resolve ``<<: *anchor`` merge keys first
         seen: set = set()
         for key_node, _ in node.value:
-            key = self.construct_object(key_node, deep=True)
-            if not isinstance(key, str | int | float | bool) and key is not None:
-                raise yaml.constructor.ConstructorError(
-                    "while reading a mapping",
-                    node.start_mark,
-                    "a key must be a plain value, not a list or mapping",
-                    key_node.start_mark,
-                )
+            key = self._key_of(key_node)
             if key in seen:
                 raise yaml.constructor.ConstructorError(
                     "while reading a mapping",
@@ -204,6 +197,21 @@ class _UniqueKeyLoader(_SafeLoader):
                 )
             seen.add(key)
         return super().construct_mapping(node, deep=deep)
+
+    def _key_of(self, key_node: yaml.Node) -> object:
+        """A mapping key for the duplicate check; plain string keys are read without being
+        constructed twice (large workflows have tens of thousands of them)."""
+        if isinstance(key_node, yaml.ScalarNode) and key_node.tag == "tag:yaml.org,2002:str":
+            return key_node.value
+        key = self.construct_object(key_node, deep=True)
+        if not isinstance(key, str | int | float | bool) and key is not None:
+            raise yaml.constructor.ConstructorError(
+                None,
+                None,
+                "a key must be a plain value, not a list or mapping",
+                key_node.start_mark,
+            )
+        return key
 
 
 def _parse_yaml(text: str, source: str) -> Any:

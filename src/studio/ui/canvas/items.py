@@ -4,6 +4,7 @@ Items only paint and report geometry; what a gesture means is decided by the vie
 editor (STYLE: item classes hold no business rules)."""
 
 import math
+from functools import cache
 
 from PySide6.QtCore import QPointF, QRectF, Qt
 from PySide6.QtGui import (
@@ -20,6 +21,9 @@ from PySide6.QtWidgets import (
     QGraphicsEllipseItem,
     QGraphicsItem,
     QGraphicsPathItem,
+    QGraphicsPolygonItem,
+    QGraphicsRectItem,
+    QGraphicsSimpleTextItem,
     QStyleOptionGraphicsItem,
     QWidget,
 )
@@ -56,12 +60,6 @@ class PortItem(QGraphicsEllipseItem):
         """The id of the node this port belongs to."""
         return self.node_item.node_id
 
-    def paint(
-        self, painter: QPainter, option: QStyleOptionGraphicsItem, widget: QWidget | None = None
-    ) -> None:
-        if option.levelOfDetailFromTransform(painter.worldTransform()) >= DETAIL_THRESHOLD:
-            super().paint(painter, option, widget)
-
 
 class NodeItem(QGraphicsItem):
     """One node: its name, agent, kind and ports."""
@@ -71,12 +69,12 @@ class NodeItem(QGraphicsItem):
         self.node_id = node.id
         self.colors = colors
         self.edges: list[EdgeItem] = []
-        self._title_font = QFont()
-        self._title_font.setBold(True)
-        self._small_font = QFont()
-        self._small_font.setPointSizeF(max(6.0, self._small_font.pointSizeF() * 0.85))
+        self._title_font, self._small_font = _fonts()
         flags = QGraphicsItem.GraphicsItemFlag
-        self.setFlags(flags.ItemIsMovable | flags.ItemIsSelectable | flags.ItemSendsGeometryChanges)
+        # No itemChange hook: a Python call for every change of thousands of nodes is slow.
+        # Whoever moves a node refreshes its edges (the view while dragging, the scene after
+        # a command).
+        self.setFlags(flags.ItemIsMovable | flags.ItemIsSelectable)
         self.input_port = PortItem(self, INPUT, colors)
         self.output_port = PortItem(self, OUTPUT, colors)
         self.update_from(node, kind)
@@ -87,7 +85,7 @@ class NodeItem(QGraphicsItem):
         self.setToolTip(
             f"{node.label}\nagent: {node.agent_id}" + ("" if kind else "\nunknown agent")
         )
-        self.setPos(node.position.x, node.position.y)
+        self.move_to(node.position.x, node.position.y)
         self.update()
 
     def boundingRect(self) -> QRectF:
@@ -137,11 +135,15 @@ class NodeItem(QGraphicsItem):
         )
         painter.drawText(QRectF(left, 34, width, 18), Qt.AlignmentFlag.AlignVCenter, subtitle)
 
-    def itemChange(self, change: QGraphicsItem.GraphicsItemChange, value):
-        if change == QGraphicsItem.GraphicsItemChange.ItemPositionHasChanged:
-            for edge in self.edges:
-                edge.refresh()
-        return super().itemChange(change, value)
+    def move_to(self, x: float, y: float) -> None:
+        """Move the node and bring its edges along."""
+        self.setPos(x, y)
+        self.refresh_edges()
+
+    def refresh_edges(self) -> None:
+        """Redraw the curves attached to this node (after it moved)."""
+        for edge in self.edges:
+            edge.refresh()
 
     def output_point(self) -> QPointF:
         """Where outgoing edges start, in scene coordinates."""
@@ -153,7 +155,10 @@ class NodeItem(QGraphicsItem):
 
 
 class EdgeItem(QGraphicsPathItem):
-    """A curve from one node's output to another's input, with its condition as a label."""
+    """A curve from one node's output to another's input, with its condition as a label.
+
+    Everything here is painted by Qt itself (path, arrowhead and label are plain items), so
+    thousands of edges repaint without a Python call each."""
 
     def __init__(
         self, edge: Edge, source: NodeItem, target: NodeItem, colors: CanvasColors
@@ -163,9 +168,26 @@ class EdgeItem(QGraphicsPathItem):
         self.label = ""
         self.setFlag(QGraphicsItem.GraphicsItemFlag.ItemIsSelectable)
         self.setZValue(-1)
+        self.arrow = QGraphicsPolygonItem(self)
+        # The label's items are made only for an edge with a condition (most have none).
+        self.label_box: QGraphicsRectItem | None = None
+        self.label_text: QGraphicsSimpleTextItem | None = None
         source.edges.append(self)
         target.edges.append(self)
+        self.apply_colors()
         self.update_from(edge)
+
+    def apply_colors(self) -> None:
+        """Pens and brushes for the current colours and selection."""
+        selected = self.isSelected()
+        color = self.colors.node_selected if selected else self.colors.edge
+        self.setPen(QPen(color, 2.5 if selected else 1.6))
+        self.arrow.setPen(QPen(color, 1))
+        self.arrow.setBrush(QBrush(color))
+        if self.label_box is not None:
+            self.label_box.setPen(QPen(self.colors.edge, 1))
+            self.label_box.setBrush(QBrush(self.colors.background))
+            self.label_text.setBrush(QBrush(self.colors.text))
 
     def update_from(self, edge: Edge) -> None:
         """Take the edge's current condition."""
@@ -176,6 +198,13 @@ class EdgeItem(QGraphicsPathItem):
             else condition_text(condition.field, condition.operator, condition.value)
         )
         self.setToolTip(self.label or "always")
+        if self.label and self.label_box is None:
+            self.label_box = QGraphicsRectItem(self)
+            self.label_text = QGraphicsSimpleTextItem(self.label_box)
+            self.apply_colors()
+        if self.label_box is not None:
+            self.label_text.setText(self.label)
+            self.label_box.setVisible(bool(self.label))
         self.refresh()
 
     def detach(self) -> None:
@@ -189,42 +218,20 @@ class EdgeItem(QGraphicsPathItem):
         # The curve ends just before the input port, so the arrowhead is not hidden under it.
         end = self.target.input_point() - QPointF(PORT_RADIUS + 1, 0)
         path = curve_between(self.source.output_point(), end)
-        self.prepareGeometryChange()
         self.setPath(path)
-        self._arrow = arrowhead(end, path.angleAtPercent(1.0))
-        self._middle = path.pointAtPercent(0.5)
+        self.arrow.setPolygon(arrowhead(end, path.angleAtPercent(1.0)))
+        if self.label and self.label_box is not None:
+            text = self.label_text.boundingRect()
+            middle = path.pointAtPercent(0.5)
+            box = QRectF(0, 0, text.width() + 12, text.height() + 6)
+            self.label_box.setRect(box)
+            self.label_box.setPos(middle.x() - box.width() / 2, middle.y() - box.height() / 2)
+            self.label_text.setPos(6, 3)
 
-    def paint(
-        self, painter: QPainter, option: QStyleOptionGraphicsItem, widget: QWidget | None = None
-    ) -> None:
-        color = self.colors.node_selected if self.isSelected() else self.colors.edge
-        painter.setRenderHint(QPainter.RenderHint.Antialiasing)
-        painter.setPen(QPen(color, 2.5 if self.isSelected() else 1.6))
-        painter.setBrush(Qt.BrushStyle.NoBrush)
-        painter.drawPath(self.path())
-        end = self.target.input_point()
-        painter.setBrush(QBrush(color))
-        painter.drawPolygon(arrowhead(end, self.path().angleAtPercent(1.0)))
-        if (
-            self.label
-            and option.levelOfDetailFromTransform(painter.worldTransform()) >= DETAIL_THRESHOLD
-        ):
-            self._paint_label(painter)
-
-    def _paint_label(self, painter: QPainter) -> None:
-        middle = self._middle
-        metrics = painter.fontMetrics()
-        width = metrics.horizontalAdvance(self.label) + 12
-        box = QRectF(middle.x() - width / 2, middle.y() - 11, width, 22)
-        painter.setPen(QPen(self.colors.edge, 1))
-        painter.setBrush(QBrush(self.colors.background))
-        painter.drawRoundedRect(box, 6, 6)
-        painter.setPen(QPen(self.colors.text))
-        painter.drawText(box, Qt.AlignmentFlag.AlignCenter, self.label)
-
-    def boundingRect(self) -> QRectF:
-        margin = 80 if self.label else 8  # room for the label box and the arrowhead
-        return super().boundingRect().adjusted(-margin, -16, margin, 16)
+    def itemChange(self, change: QGraphicsItem.GraphicsItemChange, value):
+        if change == QGraphicsItem.GraphicsItemChange.ItemSelectedHasChanged:
+            self.apply_colors()
+        return super().itemChange(change, value)
 
     def shape(self) -> QPainterPath:
         stroker = QPainterPathStroker()
@@ -268,3 +275,12 @@ def condition_text(field: str, operator: str, value: object) -> str:
         else str(value)
     )
     return f"{field} {symbols.get(operator, operator)} {shown}"
+
+
+@cache
+def _fonts() -> tuple[QFont, QFont]:
+    """The title and detail fonts every node shares (made once: thousands of nodes)."""
+    title, small = QFont(), QFont()
+    title.setBold(True)
+    small.setPointSizeF(max(6.0, small.pointSizeF() * 0.85))
+    return title, small

@@ -58,7 +58,7 @@ class WorkflowScene(QGraphicsScene):
             item.update()
         for edge in self.edge_items.values():
             edge.colors = self.colors
-            edge.update()
+            edge.apply_colors()
         self.update()
 
     def detach(self) -> None:
@@ -127,7 +127,7 @@ class WorkflowScene(QGraphicsScene):
     def _move_nodes(self, ids: tuple[str, ...]) -> None:
         for node_id in ids:
             position = self.document.node(node_id).position
-            self.node_items[node_id].setPos(position.x, position.y)
+            self.node_items[node_id].move_to(position.x, position.y)
 
     def _add_edges(self, ids: tuple[str, ...]) -> None:
         for edge_id in ids:

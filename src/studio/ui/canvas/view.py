@@ -113,6 +113,10 @@ class WorkflowView(QGraphicsView):
             self._link_preview.setPath(curve_between(self._link_from.node_item.output_point(), end))
             return
         super().mouseMoveEvent(event)
+        if self._press_positions:  # dragging nodes: their edges follow
+            items = self.workflow_scene.node_items
+            for node_id in self._press_positions:
+                items[node_id].refresh_edges()
 
     def mouseReleaseEvent(self, event: QMouseEvent) -> None:
         if self._pan_origin is not None:
