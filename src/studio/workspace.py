@@ -62,9 +62,10 @@ class Workspace:
     ) -> None:
         self.data_dir = data_dir if data_dir is not None else default_data_dir()
         self.extra_agent_dirs = [Path(folder) for folder in agent_dirs]
-        self.database_target = (
-            database or os.environ.get(DATABASE_VARIABLE) or str(self.data_dir / DATABASE_FILE)
-        )
+        chosen = database or os.environ.get(DATABASE_VARIABLE)
+        self.database_chosen = chosen is not None
+        """Whether a database was named (``--db`` or ``$STUDIO_DB``) rather than defaulted."""
+        self.database_target = chosen or str(self.data_dir / DATABASE_FILE)
         self.bus = EventBus()
 
     @property

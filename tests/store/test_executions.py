@@ -91,7 +91,6 @@ def test_create_is_pending_with_every_node_pending_and_event_1(
     assert event.payload == {"workflowId": workflow.id, "workflowVersion": workflow.version}
     assert executions.events(record.execution_id) == [event]
     assert executions.get(record.execution_id) == record
-    assert executions.status_of(record.execution_id) == "pending"
 
 
 def test_each_execution_has_its_own_id_and_sequence(
@@ -105,7 +104,7 @@ def test_each_execution_has_its_own_id_and_sequence(
 
 
 def test_an_unknown_execution_is_execution_not_found(executions: ExecutionRepository) -> None:
-    for operation in (executions.get, executions.status_of, executions.owner_of, executions.cancel):
+    for operation in (executions.get, executions.owner_of, executions.cancel):
         with pytest.raises(NotFoundError) as missing:
             operation("no-such-execution")
         assert str(missing.value) == EXECUTION_NOT_FOUND == "Execution not found"

@@ -181,8 +181,8 @@ class Compensator:
                 self._reserve(context, comp_id, index, entry, args)
             self._finish_entry(context, entry, node_id, failure)
             return
-        self._record(
-            context,
+        self.recorder.record(
+            context.execution_id,
             comp_id,
             COMPENSATED,
             "compensation.compensated",
@@ -213,8 +213,8 @@ class Compensator:
         failure: AgentError,
     ) -> None:
         error = error_record(failure, context.redactor)
-        self._record(
-            context,
+        self.recorder.record(
+            context.execution_id,
             node_id + COMPENSATION_SUFFIX,
             COMPENSATION_FAILED,
             "compensation.failed",
@@ -266,19 +266,6 @@ class Compensator:
             )
         )
         return summary
-
-    def _record(
-        self,
-        context: RunContext,
-        node_id: str,
-        status: str,
-        event_type: str,
-        payload: dict,
-        **fields: Any,
-    ) -> bool:
-        return self.recorder.record(
-            context.execution_id, node_id, status, event_type, payload, **fields
-        )
 
 
 def _entry(workflow: Workflow, node_id: str) -> dict[str, Any]:

@@ -23,7 +23,7 @@ from studio.model.execution import (
     WAITING,
     ExecutionRecord,
 )
-from studio.model.governance import classify
+from studio.model.governance import classified
 from studio.store import ExecutionRepository
 from studio.store.schema import utc_now
 
@@ -118,15 +118,8 @@ class ExecutionRun:
             task = self.human_tasks.get(self.record.execution_id, node_id)
             if task is None or not task.is_decided:
                 continue
-            event = self.executions.set_node_status(
-                self.record.execution_id,
-                node_id,
-                PENDING,
-                "node.resumed",
-                {"previousStatus": WAITING, "mayHaveRun": False},
-            )
-            self._announce(event)
-            self.statuses[node_id] = PENDING
+            payload = {"previousStatus": WAITING, "mayHaveRun": False}
+            self._set(node_id, PENDING, "node.resumed", payload)
             self.candidates.add(node_id)
             reopened = True
         return reopened
@@ -184,12 +177,8 @@ class ExecutionRun:
                 queue.extend(self._successors_now_decidable(node_id))
 
     def _close_unrunnable(self, node_id: str, verdict: str) -> None:
-        execution_id = self.record.execution_id
         if verdict == "skip":
-            event = self.executions.set_node_status(
-                execution_id, node_id, SKIPPED, "node.skipped", {"reason": "no live incoming edge"}
-            )
-            self.statuses[node_id] = SKIPPED
+            self._set(node_id, SKIPPED, "node.skipped", {"reason": "no live incoming edge"})
         else:
             failed = [
                 p
@@ -202,11 +191,7 @@ class ExecutionRun:
                     "message": f"upstream node {', '.join(repr(p) for p in failed)} failed",
                 }
             )
-            event = self.executions.set_node_status(
-                execution_id, node_id, FAILED, "node.failed", {"error": error}, error=error
-            )
-            self.statuses[node_id] = FAILED
-        self._announce(event)
+            self._set(node_id, FAILED, "node.failed", {"error": error}, error=error)
 
     def _launch(self) -> None:
         while self.ready and len(self.tasks) < self.concurrency:
@@ -258,27 +243,15 @@ class ExecutionRun:
                 continue
             payload = {"previousStatus": status, "mayHaveRun": status == RUNNING}
             if action == PENDING:
-                event = self.executions.set_node_status(
-                    self.record.execution_id,
-                    node_id,
-                    PENDING,
-                    "node.resumed" if status == WAITING else "node.interrupted",
-                    payload,
-                    started_at=None,
-                    next_retry_at=None,
+                event_type = "node.resumed" if status == WAITING else "node.interrupted"
+                self._set(
+                    node_id, PENDING, event_type, payload, started_at=None, next_retry_at=None
                 )
             else:
                 error = interrupted_error(self.context)
-                event = self.executions.set_node_status(
-                    self.record.execution_id,
-                    node_id,
-                    FAILED,
-                    "node.interrupted",
-                    {**payload, "error": error},
-                    error=error,
+                self._set(
+                    node_id, FAILED, "node.interrupted", {**payload, "error": error}, error=error
                 )
-            self._announce(event)
-            self.statuses[node_id] = action
             if action == FAILED:  # its successors can now be decided (they fail upstream)
                 self.candidates.update(self._successors_now_decidable(node_id))
 
@@ -294,17 +267,7 @@ class ExecutionRun:
         error = classified({"type": "WorkflowTimeout", "message": message})
         for node_id, status in self.statuses.items():
             if status in (RUNNING, RETRYING):
-                self._announce(
-                    self.executions.set_node_status(
-                        self.record.execution_id,
-                        node_id,
-                        FAILED,
-                        "node.failed",
-                        {"error": error},
-                        error=error,
-                    )
-                )
-                self.statuses[node_id] = FAILED
+                self._set(node_id, FAILED, "node.failed", {"error": error}, error=error)
         self._settle_execution(FAILED, error)
 
     def _finish(self) -> None:
@@ -345,15 +308,14 @@ class ExecutionRun:
             },
         )
 
+    def _set(
+        self, node_id: str, status: str, event_type: str, payload: dict[str, Any], **fields: Any
+    ) -> None:
+        """Record a node's transition (store first, then the bus) and remember it."""
+        self.node_runner.recorder.record(
+            self.record.execution_id, node_id, status, event_type, payload, **fields
+        )
+        self.statuses[node_id] = status
+
     def _announce(self, event: Any) -> None:
         self.bus.publish(event)
-
-
-def classified(error: dict[str, Any]) -> dict[str, Any]:
-    """An engine-made error with its failure class and recommended action."""
-    classification = classify(error["type"])
-    return {
-        **error,
-        "failureClass": classification.failure_class,
-        "recommendedAction": classification.recommended_action,
-    }

@@ -22,7 +22,7 @@ from studio.engine.retry import calculate_backoff, should_retry
 from studio.engine.transitions import TransitionRecorder
 from studio.model import AgentDefinition, AgentRegistry, Node, Workflow
 from studio.model.execution import CANCELLED, COMPLETED, FAILED, RETRYING, RUNNING, WAITING
-from studio.model.governance import GovernanceSettings, classify
+from studio.model.governance import GovernanceSettings, classified
 from studio.store import ExecutionRepository
 from studio.store.schema import utc_now
 
@@ -270,13 +270,7 @@ class NodeRunner:
 
 def error_record(failure: AgentError, redactor: Redactor) -> dict[str, Any]:
     """The stored form of an error: type, message, classification, without credentials."""
-    classification = classify(failure.error_type)
-    record = {
-        **failure.to_data(),
-        "failureClass": classification.failure_class,
-        "recommendedAction": classification.recommended_action,
-    }
-    return redactor.redact(record)
+    return redactor.redact(classified(failure.to_data()))
 
 
 def needs_approval(node: Node, agent: AgentDefinition, policy: GovernanceSettings) -> bool:

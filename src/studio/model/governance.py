@@ -3,6 +3,7 @@ considered down, and how every failure is classified."""
 
 from collections.abc import Iterable
 from dataclasses import dataclass
+from typing import Any
 
 from pydantic import Field
 
@@ -85,3 +86,13 @@ def classify(error_type: str) -> Classification:
 
 def _union(first: Iterable[str], second: Iterable[str]) -> list[str]:
     return list(dict.fromkeys([*first, *second]))
+
+
+def classified(error: dict[str, Any]) -> dict[str, Any]:
+    """An error record (``{type, message, ...}``) with its failure class and recommended action."""
+    classification = classify(error["type"])
+    return {
+        **error,
+        "failureClass": classification.failure_class,
+        "recommendedAction": classification.recommended_action,
+    }

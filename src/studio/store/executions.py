@@ -122,16 +122,6 @@ class ExecutionRepository(ExecutionClaims, CompensationRecords):
         with self.database.read() as connection:
             return [_execution_record(row) for row in connection.execute(query)]
 
-    def status_of(self, execution_id: str) -> str:
-        """Only the status: a cheap read for polling."""
-        with self.database.read() as connection:
-            status = connection.execute(
-                select(executions.c.status).where(executions.c.id == execution_id)
-            ).scalar()
-        if status is None:
-            raise NotFoundError(EXECUTION_NOT_FOUND)
-        return status
-
     def events(self, execution_id: str, after_seq: int = 0) -> list[ExecutionEvent]:
         """The execution's history in order, after a sequence number."""
         table = execution_events

@@ -31,7 +31,7 @@ def render_screenshot(
 
     app = create_application()
     with tempfile.TemporaryDirectory() as scratch:
-        if not os.environ.get("STUDIO_DB") and workspace.database_target.endswith("studio.db"):
+        if not workspace.database_chosen:
             workspace = Workspace(
                 workspace.data_dir, workspace.extra_agent_dirs, str(Path(scratch) / "screenshot.db")
             )
