@@ -47,7 +47,8 @@ class Minimap(QWidget):
         parent = self.main_view.viewport().geometry()
         self.move(parent.right() - SIZE[0] - 8, parent.bottom() - SIZE[1] - 8)
         shown = self.main_view.visible_scene_rect()
-        self.setVisible(not self._bounds.isNull() and not shown.contains(self._bounds))
+        nodes = self._bounds.adjusted(MARGIN, MARGIN, -MARGIN, -MARGIN)  # without the frame
+        self.setVisible(not self._bounds.isNull() and not shown.contains(nodes))
         self.update()
 
     def _alive(self) -> bool:
