@@ -17,8 +17,7 @@ from studio.cli.shared import (
 )
 from studio.cli.validation import report_unreadable
 from studio.engine.logs import configure_logging
-from studio.engine.node_runner import needs_approval
-from studio.engine.runner import ExecutionBusyError, StepRunner
+from studio.engine.runner import AlreadyDecidedError, ExecutionBusyError, StepRunner
 from studio.model import DefinitionError, WorkflowFileError
 from studio.model.errors import StudioError
 from studio.model.execution import COMPLETED, WAITING, ExecutionRecord
@@ -170,35 +169,21 @@ def _print_waiting(workspace: Workspace, record: ExecutionRecord) -> None:
 def run_approve(args: argparse.Namespace) -> int:
     """``studio approve``: record a decision (who, when, comment) and resume a waiting run."""
     workspace = _workspace(args)
+    runner = workspace.runner()
     try:
+        task = runner.decide(
+            args.execution_id,
+            args.node_id,
+            approved=not args.reject,
+            by=args.by,
+            comment=args.comment,
+        )
         record = workspace.executions.get(args.execution_id)
-        workflow = workspace.workflows.get_version(record.workflow_id, record.workflow_version)
+    except AlreadyDecidedError as refused:
+        return fail(str(refused), EXIT_INVALID)
     except StudioError as failure:
         return fail(str(failure))
-    node = workflow.node(args.node_id)
-    if node is None:
-        return fail(
-            f"node '{args.node_id}' is not in the workflow of execution {record.execution_id}"
-        )
-    agent = workspace.agents.get(node.agent_id)
-    policy = workspace.policy.merged_with(workflow.configuration.governance)
-    if agent is None or not needs_approval(node, agent, policy):
-        return fail(f"node '{args.node_id}' does not wait for approval")
-    approved = not args.reject
-    task = workspace.human_tasks.decide(
-        record.execution_id, node.id, approved=approved, by=args.by, comment=args.comment
-    )
-    if task.status != ("approved" if approved else "rejected"):
-        return fail(
-            f"node '{node.id}' was already {task.status} by {task.decided_by}", EXIT_INVALID
-        )
-    workspace.executions.note(
-        record.execution_id,
-        "approval.decided",
-        node.id,
-        {"decision": task.status, "by": task.decided_by, "comment": task.comment},
-    )
-    print(f"{node.id}: {task.status} by {task.decided_by}", file=sys.stderr)
+    print(f"{task.node_id}: {task.status} by {task.decided_by}", file=sys.stderr)
     if record.status != WAITING:
         return EXIT_OK  # decided before the run reached the node, or recorded for the record
     return _drive(workspace, args, record.execution_id, len(record.node_results))

@@ -23,6 +23,7 @@ from studio.engine.transitions import TransitionRecorder
 from studio.model import AgentDefinition, AgentRegistry, Node, Workflow
 from studio.model.execution import CANCELLED, COMPLETED, FAILED, RETRYING, RUNNING, WAITING
 from studio.model.governance import GovernanceSettings, classified
+from studio.model.run_view import item_count
 from studio.store import ExecutionRepository
 from studio.store.schema import utc_now
 
@@ -108,7 +109,7 @@ class NodeRunner:
                 node.id,
                 COMPLETED,
                 "node.completed",
-                {"retryCount": retry_count},
+                {"retryCount": retry_count, "items": item_count(output)},
                 output=output,
             ):
                 return CANCELLED, None

@@ -13,14 +13,16 @@ from studio.engine.compensation import RUNNING_UNWIND, Compensator
 from studio.engine.dispatch import Dispatcher
 from studio.engine.events import EventBus
 from studio.engine.execution_run import ExecutionRun
-from studio.engine.node_runner import NodeRunner, RunContext
+from studio.engine.interruption import is_interrupted
+from studio.engine.node_runner import NodeRunner, RunContext, needs_approval
 from studio.engine.ownership import new_owner_id, owner_is_dead
+from studio.engine.rerun import reused_results
 from studio.model import AgentRegistry
 from studio.model.errors import ONLY_PUBLISHED_RUN, NotAllowedError
 from studio.model.execution import ExecutionRecord
 from studio.model.governance import GovernanceSettings
 from studio.store import ExecutionRepository, WorkflowRepository
-from studio.store.human_tasks import HumanTaskRepository
+from studio.store.human_tasks import HumanTask, HumanTaskRepository
 from studio.store.schema import utc_now
 
 log = logging.getLogger("studio.engine.runner")
@@ -34,6 +36,10 @@ class RunnerSettings:
     default_node_timeout: float = 60.0
     heartbeat_interval: float = 1.0
     stale_after: float = 15.0
+
+
+class AlreadyDecidedError(NotAllowedError):
+    """A person already decided that node otherwise; the first decision stands."""
 
 
 class ExecutionBusyError(Exception):
@@ -82,6 +88,55 @@ class StepRunner:
         record, event = self.executions.create(workflow, execution_input)
         self.bus.publish(event)
         return record
+
+    def start_from(self, execution_id: str, node_id: str) -> ExecutionRecord:
+        """A pending execution that re-runs ``node_id`` and what depends on it, on the same
+        workflow version and input, reusing every other result of ``execution_id``."""
+        source = self.executions.get(execution_id)
+        workflow = self.workflows.get_version(source.workflow_id, source.workflow_version)
+        reused = reused_results(workflow, source, node_id)
+        origin = {"rerunOf": execution_id, "fromNode": node_id}
+        record, event = self.executions.create(workflow, source.input, reused, origin)
+        self.bus.publish(event)
+        for later in self.executions.events(record.execution_id, after_seq=event.seq):
+            self.bus.publish(later)
+        return self.executions.get(record.execution_id)
+
+    def decide(
+        self, execution_id: str, node_id: str, *, approved: bool, by: str, comment: str | None
+    ) -> HumanTask:
+        """Record a person's decision on a node that needs approval (the first one stands).
+
+        Raises NotFoundError for an unknown execution and NotAllowedError when the node is not
+        in its workflow, does not wait for approval, or was already decided otherwise.
+        """
+        record = self.executions.get(execution_id)
+        workflow = self.workflows.get_version(record.workflow_id, record.workflow_version)
+        node = workflow.node(node_id)
+        if node is None:
+            raise NotAllowedError(
+                f"node '{node_id}' is not in the workflow of execution {execution_id}"
+            )
+        agent = self.node_runner.agents.get(node.agent_id)
+        policy = self.policy.merged_with(workflow.configuration.governance)
+        if agent is None or not needs_approval(node, agent, policy):
+            raise NotAllowedError(f"node '{node_id}' does not wait for approval")
+        task = self.human_tasks.decide(
+            execution_id, node_id, approved=approved, by=by, comment=comment
+        )
+        if task.status != ("approved" if approved else "rejected"):
+            raise AlreadyDecidedError(
+                f"node '{node_id}' was already {task.status} by {task.decided_by}"
+            )
+        decision = {"decision": task.status, "by": task.decided_by, "comment": task.comment}
+        self.bus.publish(self.executions.note(execution_id, "approval.decided", node_id, decision))
+        return task
+
+    def is_interrupted(self, record: ExecutionRecord) -> bool:
+        """Whether an unfinished execution has lost its runner and can be resumed."""
+        if record.execution_id in self._active:
+            return False
+        return is_interrupted(record, utc_now(), self.settings.stale_after)
 
     async def execute(self, workflow_id: str, execution_input: Any = None) -> ExecutionRecord:
         """Start an execution and drive it to the end."""

@@ -95,6 +95,9 @@ class ExecutionRecord:
     node_results: dict[str, NodeResult] = field(default_factory=dict)
     compensation_status: str | None = None
     compensation_summary: dict[str, Any] | None = None
+    owner: str | None = None
+    """The runner holding the execution while it is driven (not part of its data)."""
+    heartbeat_at: datetime | None = None
 
     @property
     def is_finished(self) -> bool:

@@ -5,7 +5,8 @@ an allowed from-state and appends an event with the next sequence number (no gap
 """
 
 import uuid
-from collections.abc import Iterable
+from collections.abc import Iterable, Mapping
+from datetime import datetime
 from functools import lru_cache
 from typing import Any
 
@@ -28,6 +29,7 @@ from studio.model import Workflow
 from studio.model.errors import EXECUTION_NOT_FOUND, NotFoundError
 from studio.model.execution import (
     CANCELLED,
+    COMPLETED,
     EXECUTION_TERMINAL,
     EXECUTION_TRANSITIONS,
     NODE_TERMINAL,
@@ -38,6 +40,7 @@ from studio.model.execution import (
     ExecutionRecord,
     NodeResult,
 )
+from studio.model.run_view import item_count
 from studio.store.compensation_records import CompensationRecords
 from studio.store.database import Database
 from studio.store.driver_statements import DriverStatement, compile_for_driver
@@ -61,10 +64,20 @@ class ExecutionRepository(ExecutionClaims, CompensationRecords):
         self.database = database
 
     def create(
-        self, workflow: Workflow, execution_input: Any
+        self,
+        workflow: Workflow,
+        execution_input: Any,
+        reused: Mapping[str, NodeResult] | None = None,
+        origin: dict[str, Any] | None = None,
     ) -> tuple[ExecutionRecord, ExecutionEvent]:
-        """A pending execution of the workflow's current version, every node pending."""
+        """A pending execution of the workflow's current version, every node pending.
+
+        ``reused`` carries results of an earlier execution taken over as they are (for "run
+        from here"); each is recorded with a ``node.reused`` or ``node.skipped`` event.
+        ``origin`` is added to the creation event (which execution and node it re-runs).
+        """
         execution_id, now = str(uuid.uuid4()), utc_now()
+        reused = reused or {}
         with self.database.write() as connection:
             connection.execute(
                 insert(executions).values(
@@ -77,19 +90,18 @@ class ExecutionRepository(ExecutionClaims, CompensationRecords):
                 )
             )
             rows = [
-                {
-                    "execution_id": execution_id,
-                    "node_id": node.id,
-                    "position": index,
-                    "status": PENDING,
-                    "retry_count": 0,
-                }
+                _initial_row(execution_id, index, node.id, reused.get(node.id))
                 for index, node in enumerate(workflow.nodes)
             ]
             if rows:
                 connection.execute(insert(node_results), rows)
             payload = {"workflowId": workflow.id, "workflowVersion": workflow.version}
-            event = append_event(connection, execution_id, "execution.created", None, payload, now)
+            event = append_event(
+                connection, execution_id, "execution.created", None, payload | (origin or {}), now
+            )
+            for node in workflow.nodes:
+                if node.id in reused:
+                    _announce_reused(connection, execution_id, reused[node.id], origin, now)
         return self.get(execution_id), event
 
     def get(self, execution_id: str) -> ExecutionRecord:
@@ -307,6 +319,8 @@ def _execution_record(row: Row) -> ExecutionRecord:
         completed_at=row.completed_at,
         compensation_status=row.compensation_status,
         compensation_summary=row.compensation_summary,
+        owner=row.owner,
+        heartbeat_at=row.heartbeat_at,
     )
 
 
@@ -322,3 +336,49 @@ def _node_result(row: Row) -> NodeResult:
         completed_at=row.completed_at,
         next_retry_at=row.next_retry_at,
     )
+
+
+def _initial_row(
+    execution_id: str, position: int, node_id: str, reused: NodeResult | None
+) -> dict[str, Any]:
+    row = {
+        "execution_id": execution_id,
+        "node_id": node_id,
+        "position": position,
+        "status": PENDING,
+        "retry_count": 0,
+        "input": None,
+        "output": None,
+        "started_at": None,
+        "completed_at": None,
+    }
+    if reused is not None:
+        row.update(
+            status=reused.status,
+            retry_count=reused.retry_count,
+            input=reused.input,
+            output=reused.output,
+            started_at=reused.started_at,
+            completed_at=reused.completed_at,
+        )
+    return row
+
+
+def _announce_reused(
+    connection: Connection,
+    execution_id: str,
+    result: NodeResult,
+    origin: dict[str, Any] | None,
+    now: datetime,
+) -> None:
+    source = (origin or {}).get("rerunOf")
+    if result.status == COMPLETED:
+        payload = {
+            "fromExecution": source,
+            "items": item_count(result.output),
+            "attempts": result.retry_count + 1,
+        }
+        append_event(connection, execution_id, "node.reused", result.node_id, payload, now)
+    else:
+        payload = {"reason": f"skipped in execution {source}", "fromExecution": source}
+        append_event(connection, execution_id, "node.skipped", result.node_id, payload, now)
