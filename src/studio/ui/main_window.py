@@ -23,6 +23,7 @@ from studio.ui.panels.condition_editor import ConditionEditor
 from studio.ui.panels.node_drawer import NodeDrawer
 from studio.ui.panels.problems_panel import ProblemsPanel
 from studio.ui.panels.workflow_config import WorkflowConfigPanel
+from studio.ui.run_commands import RunCommands
 from studio.ui.theme import THEMES, apply_theme
 from studio.ui.window_actions import ActionSpec, Key, add_menu, add_toolbar, build_action
 from studio.ui.workflow_commands import WorkflowCommands
@@ -36,7 +37,7 @@ WORKFLOW_FILE_FILTER = "Workflows (*.yaml *.yml *.json);;All files (*)"
 RECENT_FILES = 8
 
 
-class MainWindow(WorkflowCommands, QMainWindow):
+class MainWindow(WorkflowCommands, RunCommands, QMainWindow):
     """Studio's top-level window."""
 
     def __init__(self, workspace: Workspace) -> None:
@@ -57,6 +58,7 @@ class MainWindow(WorkflowCommands, QMainWindow):
         self.centre.addWidget(self.tabs)
         self.setCentralWidget(self.centre)
         self._build_docks()
+        self._build_runs()
         self._build_actions()
         self.refresh_lists()
         self.statusBar().showMessage(self._status_text())
@@ -225,6 +227,7 @@ class MainWindow(WorkflowCommands, QMainWindow):
                 spec("save_catalog", "Save to &Catalog…", None, self.save_to_catalog),
                 spec("load_catalog", "Load from Ca&talog…", None, self.load_from_catalog),
                 spec("about", "&About Studio", None, self._show_about),
+                *self.run_action_specs(),
             ]
         }
         self.actions_by_name = a
@@ -286,6 +289,19 @@ class MainWindow(WorkflowCommands, QMainWindow):
                 a["clear"],
             ],
         )
+        add_menu(
+            self,
+            "&Run",
+            [
+                a["run"],
+                a["cancel_run"],
+                a["rerun"],
+                a["run_from_here"],
+                None,
+                a["show_run"],
+                a["hide_run"],
+            ],
+        )
         add_menu(self, "&Help", [a["about"]])
         self.recent_menu = QMenu("Open &Recent", self)
         self.recent_menu.aboutToShow.connect(self._fill_recent_menu)
@@ -310,6 +326,10 @@ class MainWindow(WorkflowCommands, QMainWindow):
                 a["validate"],
                 a["publish"],
                 a["clear"],
+                None,
+                a["run"],
+                a["cancel_run"],
+                a["rerun"],
             ],
         )
 
@@ -347,6 +367,7 @@ class MainWindow(WorkflowCommands, QMainWindow):
             lambda: self.inspector.setCurrentWidget(self.inspector_hint)
         )
         tab.editor.message.connect(lambda text: self.statusBar().showMessage(text, 6000))
+        tab.editor.node_actions.append(("Run from here", self.run_from_selected))
         tab.editor.document.subscribe(lambda _event, t=tab: self._document_changed(t))
         tab.autosaver.saved.connect(lambda _stored: self.refresh_lists())
         self.tabs.addTab(tab, tab.title())
@@ -496,6 +517,7 @@ class MainWindow(WorkflowCommands, QMainWindow):
             if not self.close_tab(index):
                 event.ignore()
                 return
+        self.runs.shutdown()
         settings = self._settings()
         settings.setValue("window/geometry", self.saveGeometry())
         settings.setValue("window/state", self.saveState())

@@ -22,6 +22,7 @@ class WorkflowTab(QWidget):
         super().__init__(parent)
         self.workflow_id = workflow.id
         self.editor = WorkflowEditor(workflow, agents, self)
+        self.overlay = None  # the run drawn on the canvas (a RunOverlay), made on first use
         self.autosaver = Autosaver(
             repository,
             self.editor.document.snapshot,

@@ -1,6 +1,7 @@
 """The workflow editor: a canvas whose gestures become undo commands on one QUndoStack."""
 
 import re
+from collections.abc import Callable
 
 import shiboken6
 from PySide6.QtCore import QPoint, QPointF, Signal
@@ -49,6 +50,8 @@ class WorkflowEditor(QWidget):
         self.minimap = Minimap(self.view)
         self.palette: NodePalette | None = None
         self._palette_position = QPointF()
+        self.node_actions: list[tuple[str, Callable[[str], object]]] = []
+        """Extra commands the window offers on a node's context menu (e.g. Run from here)."""
         self._connect_intents()
 
     def _connect_intents(self) -> None:
@@ -231,6 +234,10 @@ class WorkflowEditor(QWidget):
             menu.addAction("Duplicate", self.duplicate_selection)
             menu.addAction("Copy", self.copy_selection)
             menu.addAction("Delete", self.delete_selection)
+            if self.node_actions:
+                menu.addSeparator()
+            for text, act in self.node_actions:
+                menu.addAction(text, lambda act=act: act(node_id))
         else:
             menu.addAction("Add node…", lambda: self.open_palette(where))
             menu.addAction("Paste", self.paste)

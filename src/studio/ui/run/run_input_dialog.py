@@ -1,0 +1,69 @@
+"""Asking for a run's input: a JSON editor filled with the input of the last run."""
+
+import json
+from typing import Any
+
+from PySide6.QtGui import QFontDatabase, QKeySequence, QShortcut
+from PySide6.QtWidgets import (
+    QDialog,
+    QDialogButtonBox,
+    QLabel,
+    QPlainTextEdit,
+    QVBoxLayout,
+    QWidget,
+)
+
+from studio.ui.run.json_view import JsonHighlighter, pretty_json
+
+
+class RunInputDialog(QDialog):
+    """A JSON editor for the input of a run; Run is enabled only while the text is JSON."""
+
+    def __init__(self, workflow_name: str, last_input: Any, parent: QWidget | None = None) -> None:
+        super().__init__(parent)
+        self.setWindowTitle(f"Run '{workflow_name}'")
+        self.resize(520, 360)
+        self.editor = QPlainTextEdit(objectName="runInput")
+        self.editor.setFont(QFontDatabase.systemFont(QFontDatabase.SystemFont.FixedFont))
+        self.highlighter = JsonHighlighter(self.editor.document())
+        self.editor.setPlainText(pretty_json({} if last_input is None else last_input))
+        self.problem = QLabel(objectName="runInputProblem", wordWrap=True)
+        self.buttons = QDialogButtonBox(
+            QDialogButtonBox.StandardButton.Ok | QDialogButtonBox.StandardButton.Cancel
+        )
+        self.run_button = self.buttons.button(QDialogButtonBox.StandardButton.Ok)
+        self.run_button.setText("Run")
+        self.run_button.setToolTip("Run with this input (Ctrl+Return)")
+        self.buttons.accepted.connect(self.accept)
+        self.buttons.rejected.connect(self.reject)
+        QShortcut(QKeySequence("Ctrl+Return"), self, activated=self._run_if_valid)
+        hint = "The workflow's input, as JSON. It is filled with the input of the last run."
+        layout = QVBoxLayout(self)
+        layout.addWidget(QLabel(hint, wordWrap=True))
+        layout.addWidget(self.editor)
+        layout.addWidget(self.problem)
+        layout.addWidget(self.buttons)
+        self.editor.textChanged.connect(self._check)
+        self._check()
+        self.editor.setFocus()
+
+    def value(self) -> Any:
+        """The input as parsed JSON (only meaningful after the dialog was accepted)."""
+        return json.loads(self.editor.toPlainText() or "null")
+
+    def _check(self) -> None:
+        text = self.editor.toPlainText()
+        try:
+            json.loads(text or "null")
+        except json.JSONDecodeError as error:
+            self.problem.setText(
+                f"⚠ Not JSON: line {error.lineno}, column {error.colno}: {error.msg}"
+            )
+            self.run_button.setEnabled(False)
+            return
+        self.problem.setText("")
+        self.run_button.setEnabled(True)
+
+    def _run_if_valid(self) -> None:
+        if self.run_button.isEnabled():
+            self.accept()

@@ -1,0 +1,104 @@
+"""How each node, execution, compensation and decision status looks: a glyph, words and a colour.
+
+Status is never told by colour alone: every look carries a glyph and a label as well. The run
+panels and the canvas overlay share these looks, so this module holds no widgets.
+"""
+
+from dataclasses import dataclass
+
+from PySide6.QtGui import QColor
+
+INTERRUPTED = "interrupted"
+"""An unfinished execution whose runner went away; not a stored status."""
+NOT_STARTED = "not_started"
+"""A planned compensation the unwind never reached."""
+
+
+@dataclass(frozen=True)
+class StatusLook:
+    """A status as a person sees it: a glyph, a label and a colour for light and dark windows."""
+
+    status: str
+    glyph: str
+    label: str
+    light: str
+    dark: str
+
+    @property
+    def text(self) -> str:
+        """The glyph and the label, as shown in lists and badges: "✓ Completed"."""
+        return f"{self.glyph} {self.label}" if self.glyph else self.label
+
+    def colour(self, dark: bool = False) -> QColor:
+        """The status colour on a light (or, with ``dark``, a dark) background."""
+        return QColor(self.dark if dark else self.light)
+
+
+def _look(status: str, glyph: str, label: str, light: str, dark: str) -> StatusLook:
+    return StatusLook(status, glyph, label, light, dark)
+
+
+_LOOKS = {
+    look.status: look
+    for look in (
+        _look("pending", "○", "Pending", "#6b7078", "#a0a4ab"),
+        _look("running", "◐", "Running", "#1a66d2", "#6ea8ff"),
+        _look("completed", "✓", "Completed", "#1e7d34", "#6fcf7f"),
+        _look("failed", "✗", "Failed", "#c5221f", "#ff7b72"),
+        _look("skipped", "⤼", "Skipped", "#9aa0a6", "#7c8087"),
+        _look("waiting", "⏸", "Waiting for approval", "#a36b00", "#f2c14e"),
+        _look("retrying", "↻", "Retrying", "#c45500", "#ffa657"),
+        _look("cancelled", "⊘", "Cancelled", "#5f6368", "#b0b4b8"),
+        _look("compensating", "↺", "Compensating", "#6a3fc1", "#b392f0"),
+        _look("compensated", "↺", "Compensated", "#00796b", "#56d4c4"),
+        _look("compensation_failed", "⚠", "Compensation failed", "#c5221f", "#ff7b72"),
+        _look(NOT_STARTED, "○", "Not started", "#6b7078", "#a0a4ab"),
+        _look(INTERRUPTED, "⏹", "Interrupted · resumable", "#a34700", "#ffab70"),
+    )
+}
+
+_DECISION_LOOKS = {
+    look.status: look
+    for look in (
+        _look("approved", "✓", "Approved", "#1e7d34", "#6fcf7f"),
+        _look("rejected", "✗", "Rejected", "#c5221f", "#ff7b72"),
+        _look("pending", "⏸", "Waiting for a decision", "#a36b00", "#f2c14e"),
+    )
+}
+
+_UNWIND_TEXT = {
+    "completed": "failed · rolled back",
+    "partial": "failed · rollback incomplete",
+    "running": "failed · rolling back",
+}
+_UNWIND_LOOK = {"completed": "compensated", "partial": "compensation_failed"}
+
+
+def status_look(status: str) -> StatusLook:
+    """The look of a node, execution or compensation status; unknown ones read as themselves."""
+    known = _LOOKS.get(status)
+    if known is not None:
+        return known
+    return StatusLook(status, "•", status.replace("_", " ").capitalize(), "#6b7078", "#a0a4ab")
+
+
+def execution_look(status: str, interrupted: bool = False) -> StatusLook:
+    """The look of an execution, "Interrupted · resumable" when its runner went away."""
+    return _LOOKS[INTERRUPTED] if interrupted else status_look(status)
+
+
+def decision_look(status: str) -> StatusLook:
+    """The look of a person's decision on an approval: approved, rejected or still pending."""
+    return _DECISION_LOOKS.get(status) or status_look(status)
+
+
+def unwind_look(status: str, compensation_status: str | None) -> StatusLook | None:
+    """The second badge of a failed run that compensated: "failed · rolled back" and the like.
+
+    None for any run that is not failed or did not start an unwind."""
+    if status != "failed" or compensation_status not in _UNWIND_TEXT:
+        return None
+    colours = status_look(_UNWIND_LOOK.get(compensation_status, "compensating"))
+    return StatusLook(
+        compensation_status, "", _UNWIND_TEXT[compensation_status], colours.light, colours.dark
+    )

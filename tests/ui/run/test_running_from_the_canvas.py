@@ -1,0 +1,87 @@
+"""Issue acceptance: the Echo Demo runs from the canvas; every node is seen going from running
+to completed on the overlay, the overlay fades after the run, and the run stays one click away."""
+
+from pathlib import Path
+
+import pytest
+from PySide6.QtCore import Qt
+
+from studio.ui.main_window import MainWindow
+from studio.ui.run import overlay as overlay_module
+from studio.ui.run.overlay import NodeBadge
+from studio.workspace import Workspace
+from tests.ui.run.run_loop import run_loop, until  # noqa: F401
+
+ECHO_DEMO = Path(__file__).resolve().parents[3] / "blueprints" / "echo-demo-workflow.yaml"
+
+
+@pytest.fixture
+def window(qtbot, run_loop):  # noqa: F811
+    workspace = Workspace()
+    window = MainWindow(workspace)
+    qtbot.addWidget(window)
+    window.resize(1300, 850)
+    window.show()
+    yield window
+    window.runs.shutdown()
+
+
+def badge_texts(tab) -> dict[str, str]:
+    """What each node's badge says right now (its first line)."""
+    overlay = tab.overlay
+    return {
+        node_id: badge.lines[0][0]
+        for node_id, badge in (overlay.badges.items() if overlay else ())
+        if badge.lines
+    }
+
+
+def test_echo_demo_runs_from_the_canvas(qtbot, window, run_loop, monkeypatch) -> None:  # noqa: F811
+    monkeypatch.setattr(overlay_module, "FADE_AFTER_MS", 400)
+    workflow = window.workspace.import_and_publish(ECHO_DEMO)
+    tab = window.open_workflow(workflow.id)
+    seen: dict[str, list[str]] = {node.id: [] for node in workflow.nodes}
+
+    def watch(_event) -> None:
+        for node_id, text in badge_texts(tab).items():
+            if not seen[node_id] or seen[node_id][-1] != text:
+                seen[node_id].append(text)
+
+    window.runs.eventArrived.connect(watch)
+    qtbot.keyClick(tab.editor.view, Qt.Key.Key_F5)
+    dialog = window.run_input_dialog
+    assert dialog is not None and dialog.isVisible()
+    dialog.editor.selectAll()
+    qtbot.keyClicks(dialog.editor, '{"message": "hello from the canvas"}')
+    qtbot.mouseClick(dialog.run_button, Qt.MouseButton.LeftButton)
+
+    until(run_loop, lambda: "Completed" in window.run_progress.label.text())
+    for node in workflow.nodes:
+        states = [text.split(" · ")[0] for text in seen[node.id]]
+        assert "◐ Running" in states, seen
+        assert states[-1] == "✓ Completed", seen
+        assert states.index("◐ Running") < states.index("✓ Completed")
+    record = window.workspace.executions.find(workflow_id=workflow.id)[0]
+    assert record.status == "completed"
+    assert record.output == {"message": "hello from the canvas"}
+    # The edge carried one item.
+    (flow,) = tab.overlay.flows.values()
+    assert flow.label.text.text() == "1 item"
+
+    # Still shown right after the run; gone after the fade; one click brings it back.
+    assert tab.overlay.is_shown
+    until(run_loop, lambda: not tab.overlay.is_shown, timeout=5)
+    badges = [i for i in tab.editor.scene.items() if isinstance(i, NodeBadge)]
+    assert badges == []
+    assert window.run_progress.show_button.isVisible()
+    qtbot.mouseClick(window.run_progress.show_button, Qt.MouseButton.LeftButton)
+    assert tab.overlay.is_shown and tab.overlay.execution_id == record.execution_id
+    assert all(text.startswith("✓ Completed") for text in badge_texts(tab).values())
+
+
+def test_a_draft_cannot_run_and_says_why(qtbot, window) -> None:
+    tab = window.new_workflow()
+    qtbot.keyClick(tab.editor.view, Qt.Key.Key_F5)
+    assert window.run_input_dialog is None
+    box = window.findChild(object, "runProblem")
+    assert box is not None and "Only published workflows can be executed" in box.text()
