@@ -128,6 +128,11 @@ class RunView:
             view.apply(event)
         return view
 
+    def copy(self) -> "RunView":
+        """An independent view at the same moment (node views are immutable, so the dict is
+        all that needs copying)."""
+        return replace(self, nodes=dict(self.nodes))
+
     @property
     def is_finished(self) -> bool:
         """Whether the execution reached a terminal status (an unwind may still follow)."""

@@ -29,6 +29,7 @@ from studio.model import Workflow
 from studio.model.errors import EXECUTION_NOT_FOUND, NotFoundError
 from studio.model.execution import (
     CANCELLED,
+    COMPENSATION_SUFFIX,
     COMPLETED,
     EXECUTION_TERMINAL,
     EXECUTION_TRANSITIONS,
@@ -123,16 +124,34 @@ class ExecutionRepository(ExecutionClaims, CompensationRecords):
         return record
 
     def find(
-        self, *, workflow_id: str | None = None, status: str | None = None, limit: int = 200
+        self,
+        *,
+        workflow_id: str | None = None,
+        status: str | None = None,
+        execution_id: str | None = None,
+        limit: int = 200,
     ) -> list[ExecutionRecord]:
         """Executions, newest first, without node results."""
         query = select(executions).order_by(executions.c.created_at.desc()).limit(limit)
+        if execution_id is not None:
+            query = query.where(executions.c.id == execution_id)
         if workflow_id is not None:
             query = query.where(executions.c.workflow_id == workflow_id)
         if status is not None:
             query = query.where(executions.c.status == status)
         with self.database.read() as connection:
             return [_execution_record(row) for row in connection.execute(query)]
+
+    def node_ids(self, execution_id: str) -> list[str]:
+        """The ids of the execution's nodes in workflow order (compensations not included)."""
+        query = (
+            select(node_results.c.node_id)
+            .where(node_results.c.execution_id == execution_id)
+            .order_by(node_results.c.position)
+        )
+        with self.database.read() as connection:
+            ids = [row.node_id for row in connection.execute(query)]
+        return [node_id for node_id in ids if not node_id.endswith(COMPENSATION_SUFFIX)]
 
     def events(self, execution_id: str, after_seq: int = 0) -> list[ExecutionEvent]:
         """The execution's history in order, after a sequence number."""

@@ -1,6 +1,7 @@
 """Start the Qt application with its one qasync event loop and show the main window."""
 
 import asyncio
+import gc
 import sys
 
 import qasync
@@ -26,6 +27,17 @@ def create_application(argv: list[str] | None = None) -> QApplication:
     return QApplication(argv if argv is not None else sys.argv[:1])
 
 
+def freeze_startup_objects() -> None:
+    """Keep the garbage collector away from everything made at startup.
+
+    Qt wrappers, the agent registry, the parsed blueprints and the canvas are tens of
+    thousands of objects that live as long as the app; a full collection that walks them all
+    takes tens of milliseconds, long enough to stutter a canvas that is drawing a run. Frozen,
+    they are never scanned again; objects made later are collected as usual."""
+    gc.collect()
+    gc.freeze()
+
+
 def run_app(workspace: Workspace, file: str | None = None) -> int:
     """Show the main window and run the event loop until the last window closes."""
     app = create_application()
@@ -37,6 +49,7 @@ def run_app(workspace: Workspace, file: str | None = None) -> int:
     if file:
         window.open_workflow_file(file)
     window.show()
+    freeze_startup_objects()
     with loop:
         loop.run_until_complete(closed.wait())
     return 0

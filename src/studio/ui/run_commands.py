@@ -7,8 +7,9 @@ from PySide6.QtCore import Qt, QTimer
 from PySide6.QtWidgets import QMessageBox
 
 from studio.model.errors import StudioError
-from studio.model.execution import COMPENSATION_SUFFIX, EXECUTION_TERMINAL
+from studio.model.execution import EXECUTION_TERMINAL
 from studio.model.run_view import RunView
+from studio.ui.run.collector_pause import CollectorPause
 from studio.ui.run.overlay import RunOverlay
 from studio.ui.run.run_controller import RunController
 from studio.ui.run.run_input_dialog import RunInputDialog
@@ -33,6 +34,8 @@ class RunCommands:
         self.run_progress.showRequested.connect(self.show_execution)
         self.statusBar().addPermanentWidget(self.run_progress)
         self.live_runs: dict[str, RunView] = {}
+        self.collector_pause = CollectorPause()
+        self.run_names: dict[str, str] = {}  # execution id → workflow name, for the status bar
         self.run_input_dialog: RunInputDialog | None = None
         self.follow_timer = QTimer(self, interval=FOLLOW_INTERVAL_MS)
         self.follow_timer.timeout.connect(self._follow_stored_runs)
@@ -144,11 +147,9 @@ class RunCommands:
 
     def run_view(self, execution_id: str) -> RunView:
         """The run as its stored event log tells it."""
-        record = self.workspace.executions.get(execution_id)
-        node_ids = [nid for nid in record.node_results if not nid.endswith(COMPENSATION_SUFFIX)]
-        return RunView.folded(
-            execution_id, node_ids, self.workspace.executions.events(execution_id)
-        )
+        executions = self.workspace.executions
+        node_ids = executions.node_ids(execution_id)
+        return RunView.folded(execution_id, node_ids, executions.events(execution_id))
 
     def overlay_of(self, tab: WorkflowTab) -> RunOverlay:
         """The tab's run overlay, made on first use."""
@@ -170,15 +171,18 @@ class RunCommands:
                 overlay.apply(event)
 
     def _on_run_started(self, execution_id: str, workflow_id: str) -> None:
-        self.live_runs[execution_id] = self.run_view(execution_id)
+        self.collector_pause.hold(execution_id)
+        view = self.live_runs[execution_id] = self.run_view(execution_id)
         tab = self._tab_of(workflow_id)
         if tab is not None:
-            self.overlay_of(tab).show_view(self.run_view(execution_id))
+            self.run_names[execution_id] = tab.editor.document.properties.name
+            self.overlay_of(tab).show_view(view.copy())
         self._show_progress(execution_id)
 
     def _on_run_event(self, event) -> None:
         live = self.live_runs.get(event.execution_id)
         if live is None and event.type in ("execution.resumed", "execution.started"):
+            self.collector_pause.hold(event.execution_id)
             live = self.live_runs[event.execution_id] = self.run_view(event.execution_id)
         if live is not None:
             live.apply(event)
@@ -194,6 +198,7 @@ class RunCommands:
 
     def _on_run_ended(self, execution_id: str, status: str) -> None:
         live = self.live_runs.pop(execution_id, None)
+        self.collector_pause.release(execution_id)
         if live is None and status in EXECUTION_TERMINAL:
             return  # already told when its last event arrived
         name = self._workflow_name(execution_id)
@@ -225,11 +230,15 @@ class RunCommands:
         self.run_progress.running(execution_id, self._workflow_name(execution_id), settled, total)
 
     def _workflow_name(self, execution_id: str) -> str:
+        if execution_id in self.run_names:
+            return self.run_names[execution_id]
         try:
-            record = self.workspace.executions.get(execution_id)
-            return self.workspace.workflows.get(record.workflow_id).name
-        except StudioError:
+            (record,) = self.workspace.executions.find(execution_id=execution_id)
+            name = self.workspace.workflows.get(record.workflow_id).name
+        except (StudioError, ValueError):
             return execution_id[:8]
+        self.run_names[execution_id] = name
+        return name
 
     def _node_output(self, execution_id: str, node_id: str) -> Any:
         result = self.workspace.executions.get(execution_id).node_results.get(node_id)

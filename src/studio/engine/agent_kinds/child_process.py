@@ -13,6 +13,7 @@ import contextlib
 import ctypes
 import json
 import os
+import shutil
 import signal
 import sys
 from collections.abc import Callable, Mapping, Sequence
@@ -39,6 +40,7 @@ def _load_prctl() -> Any:
 
 
 _PRCTL = _load_prctl()
+_SETPRIV = shutil.which("setpriv") if _PRCTL is not None else None
 
 
 @dataclass(frozen=True)
@@ -112,20 +114,48 @@ async def _start(
 ) -> asyncio.subprocess.Process:
     if cwd is not None and not os.path.isdir(cwd):
         raise AgentError("ProcessStart", f"cannot start {argv[0]!r}: no directory {cwd!r}")
+    launch = _launch_argv(argv, env, cwd)
     try:
         return await asyncio.create_subprocess_exec(
-            *argv,
+            *launch,
             stdin=asyncio.subprocess.PIPE,
             stdout=asyncio.subprocess.PIPE,
             stderr=asyncio.subprocess.PIPE,
             env=dict(env),
             cwd=cwd,
             start_new_session=True,
-            preexec_fn=_die_with_parent(os.getpid()),
+            preexec_fn=None if launch is not argv else _die_with_parent(os.getpid()),
         )
     except OSError as failure:
         reason = failure.strerror or str(failure)
         raise AgentError("ProcessStart", f"cannot start {argv[0]!r}: {reason}") from None
+
+
+def _launch_argv(argv: Sequence[str], env: Mapping[str, str], cwd: str | None) -> Sequence[str]:
+    """The command line that starts ``argv`` so that it dies with Studio.
+
+    With util-linux's ``setpriv`` the death signal is asked for by a tiny program that then
+    executes the command, so Python starts the child without a pre-exec hook. That lets it
+    use vfork(), which keeps the event loop (and the window) free while children start; a
+    pre-exec hook forces a full fork() of the whole app, tens of milliseconds each. Without
+    setpriv the hook does the same job more slowly. The command is looked up first, so a
+    missing program is still reported as a ProcessStart error naming it.
+    """
+    if _SETPRIV is None:
+        return argv
+    program = argv[0]
+    if os.sep not in program:
+        found = shutil.which(program, path=env.get("PATH", os.defpath))
+        if found is None:
+            raise AgentError("ProcessStart", f"cannot start {program!r}: No such file or directory")
+    else:
+        base = program if os.path.isabs(program) or cwd is None else os.path.join(cwd, program)
+        if not os.access(base, os.X_OK) or os.path.isdir(base):
+            reason = (
+                "No such file or directory" if not os.path.exists(base) else "Permission denied"
+            )
+            raise AgentError("ProcessStart", f"cannot start {program!r}: {reason}")
+    return [_SETPRIV, "--pdeathsig", "KILL", "--", *argv]
 
 
 def _die_with_parent(parent_pid: int) -> Callable[[], None]:

@@ -9,8 +9,8 @@ from collections.abc import Callable
 from datetime import UTC, datetime
 from typing import Any
 
-from PySide6.QtCore import QObject, QRectF, Qt, QTimer, QVariantAnimation
-from PySide6.QtGui import QBrush, QColor, QPainter, QPainterPath, QPen
+from PySide6.QtCore import QObject, QPointF, QRectF, Qt, QTimer, QVariantAnimation
+from PySide6.QtGui import QBrush, QColor, QPainter, QPainterPath, QPen, QPolygonF
 from PySide6.QtWidgets import QGraphicsItem, QStyleOptionGraphicsItem, QWidget
 
 from studio.model.execution import (
@@ -25,7 +25,7 @@ from studio.model.execution import (
     ExecutionEvent,
 )
 from studio.model.run_view import NodeView, RunView
-from studio.ui.canvas.items import EdgeItem, NodeItem
+from studio.ui.canvas.items import DETAIL_THRESHOLD, EdgeItem, NodeItem
 from studio.ui.canvas.scene import WorkflowScene
 from studio.ui.canvas.style import NODE_HEIGHT, NODE_WIDTH
 from studio.ui.run.edge_flow import EdgeFlow
@@ -37,6 +37,12 @@ TICK_MS = 100
 PILL_HEIGHT = 20.0
 PILL_GAP = 4.0
 ANIMATED = (RUNNING, RETRYING)
+FAR_MARKS = {
+    COMPLETED: ((0.38, 0.5), (0.48, 0.75), (0.64, 0.25)),
+    FAILED: ((0.4, 0.2), (0.6, 0.8), (0.5, 0.5), (0.6, 0.2), (0.4, 0.8)),
+    WAITING: ((0.45, 0.2), (0.45, 0.8), (0.45, 0.5), (0.55, 0.5), (0.55, 0.2), (0.55, 0.8)),
+}
+"""Shapes drawn on a node seen from far away, so status is never told by colour alone."""
 SETTLED = (COMPLETED, FAILED, SKIPPED, CANCELLED)
 
 
@@ -79,6 +85,9 @@ class NodeBadge(QGraphicsItem):
     def paint(
         self, painter: QPainter, option: QStyleOptionGraphicsItem, widget: QWidget | None = None
     ) -> None:
+        if option.levelOfDetailFromTransform(painter.worldTransform()) < DETAIL_THRESHOLD:
+            self._paint_far(painter)  # far away: the status as a shape, no text to read
+            return
         painter.setRenderHint(QPainter.RenderHint.Antialiasing)
         if self.heat is not None:
             painter.setPen(Qt.PenStyle.NoPen)
@@ -99,6 +108,23 @@ class NodeBadge(QGraphicsItem):
             )
         if self.view.status == RUNNING:
             self._paint_spinner(painter, QRectF(NODE_WIDTH - 22, 6, 14, 14))
+
+    def _paint_far(self, painter: QPainter) -> None:
+        if self.view.status == PENDING and self.heat is None:
+            return  # the node's own plain box already says "nothing yet"
+        painter.setRenderHint(QPainter.RenderHint.Antialiasing, False)
+        box = QRectF(0, 0, NODE_WIDTH, NODE_HEIGHT)
+        fill = QColor(self.heat or self.outline)
+        fill.setAlpha(110 if self.heat is not None else 60)
+        painter.fillRect(box, fill)
+        painter.setPen(QPen(self.outline, 6))
+        painter.setBrush(Qt.BrushStyle.NoBrush)
+        painter.drawRect(box)
+        mark = FAR_MARKS.get(self.view.status)
+        if mark is not None:
+            painter.drawPolyline(
+                QPolygonF([QPointF(x * NODE_WIDTH, y * NODE_HEIGHT) for x, y in mark])
+            )
 
     def _paint_pill(self, painter: QPainter, rect: QRectF, text: str, colour: QColor) -> None:
         path = QPainterPath()

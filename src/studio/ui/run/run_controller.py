@@ -10,7 +10,7 @@ import getpass
 import logging
 from typing import Any
 
-from PySide6.QtCore import QObject, Signal
+from PySide6.QtCore import QObject, QTimer, Signal
 
 from studio.engine.runner import StepRunner
 from studio.model.errors import ONLY_PUBLISHED_RUN, NotAllowedError, StudioError
@@ -115,7 +115,9 @@ class RunController(QObject):
         except StudioError as failure:
             self.problem.emit(str(failure))
             return None
-        self.runStarted.emit(record.execution_id, record.workflow_id)
+        # Announced from the next pass of the loop: creating the execution and drawing it on
+        # the canvas are two short pauses of the window instead of one long one.
+        QTimer.singleShot(0, lambda: self.runStarted.emit(record.execution_id, record.workflow_id))
         self._drive(record.execution_id)
         return record
 

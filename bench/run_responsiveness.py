@@ -1,0 +1,148 @@
+"""Is the window still responsive while a big run executes? A 200-node workflow runs from the
+main window, drawn live on its canvas, while a 2 ms timer on the UI thread records how late
+each of its ticks fires: the longest delay is the longest the window could not react.
+
+Two workflows: echo nodes (all engine and drawing work, no waiting on agents) and shell
+nodes (a real subprocess per node). Prints; asserts nothing.
+
+    QT_QPA_PLATFORM=offscreen .venv/bin/python bench/run_responsiveness.py
+"""
+
+import asyncio
+import os
+import statistics
+import sys
+import tempfile
+import time
+from pathlib import Path
+
+os.environ.setdefault("QT_QPA_PLATFORM", "offscreen")
+
+import qasync
+import yaml
+from PySide6.QtCore import QElapsedTimer, QTimer
+
+from studio.model import Workflow
+from studio.model.layout import layout_positions
+from studio.ui.app import create_application, freeze_startup_objects
+from studio.ui.main_window import MainWindow
+from studio.workspace import Workspace
+
+NODES = 200
+PROBE_MS = 2
+SHELL_AGENT = """\
+id: quick-shell
+name: Quick shell step
+kind: shell
+settings:
+  argv: ["cat"]
+"""
+
+
+def parallel_chains(count: int, agent_id: str, chains: int = 11) -> dict:
+    """A start node fanning out to ``chains`` chains that join in one end node: ``count``
+    nodes in all, up to ``chains`` running at once, and small data on every edge."""
+    length = (count - 2) // chains
+    nodes = [{"id": "start", "agentId": agent_id, "name": "Start"}]
+    edges = []
+    for chain in range(chains):
+        previous = "start"
+        for step in range(length):
+            node_id = f"c{chain}s{step}"
+            nodes.append({"id": node_id, "agentId": agent_id, "name": f"Chain {chain} step {step}"})
+            edges.append({"source": previous, "target": node_id})
+            previous = node_id
+        edges.append({"source": previous, "target": "end"})
+    nodes.append({"id": "end", "agentId": agent_id, "name": "End"})
+    workflow = Workflow.model_validate(
+        {"name": f"{len(nodes)} {agent_id} nodes", "nodes": nodes, "edges": edges}
+    )
+    positions = layout_positions(workflow)
+    for node in nodes:
+        position = positions[node["id"]]
+        node["position"] = {"x": position.x, "y": position.y}
+    return {"name": workflow.name, "nodes": nodes, "edges": edges}
+
+
+class LateTicks:
+    """A repeating UI-thread timer that records how late each tick came."""
+
+    def __init__(self) -> None:
+        self.delays: list[float] = []
+        self.clock = QElapsedTimer()
+        self.timer = QTimer(interval=PROBE_MS)
+        self.timer.timeout.connect(self._tick)
+
+    def start(self) -> None:
+        self.clock.start()
+        self.timer.start()
+
+    def stop(self) -> None:
+        self.timer.stop()
+
+    def _tick(self) -> None:
+        elapsed = self.clock.nsecsElapsed() / 1e6
+        self.clock.restart()
+        self.delays.append(max(0.0, elapsed - PROBE_MS))
+
+
+def measure(window: MainWindow, loop, workflow_id: str) -> tuple[float, LateTicks, str]:
+    """Run the workflow from the window; seconds taken, the probe, and the final status."""
+    probe = LateTicks()
+    ended: list[str] = []
+    window.runs.runEnded.connect(lambda _id, status: ended.append(status))
+    window.open_workflow(workflow_id)
+    loop.run_until_complete(asyncio.sleep(0.5))  # the canvas is open and drawn before the run
+
+    async def run() -> None:
+        probe.start()
+        window.runs.start(workflow_id, {"message": "hi"})
+        while not ended:
+            await asyncio.sleep(0.01)
+        probe.stop()
+
+    began = time.perf_counter()
+    loop.run_until_complete(run())
+    return time.perf_counter() - began, probe, ended[0]
+
+
+def report(name: str, seconds: float, probe: LateTicks, status: str) -> None:
+    delays = sorted(probe.delays)
+    p99 = delays[int(len(delays) * 0.99) - 1] if delays else 0.0
+    print(
+        f"{name:<22} {status:<10} {seconds:6.2f} s  ticks {len(delays):>5}  "
+        f"median late {statistics.median(delays):5.1f} ms  p99 {p99:5.1f} ms  "
+        f"longest block {delays[-1]:6.1f} ms"
+    )
+
+
+def main() -> int:
+    app = create_application()
+    loop = qasync.QEventLoop(app)
+    asyncio.set_event_loop(loop)
+    with tempfile.TemporaryDirectory() as scratch:
+        agents = Path(scratch) / "agents"
+        agents.mkdir()
+        (agents / "quick-shell.yaml").write_text(SHELL_AGENT)
+        os.environ["STUDIO_DATA_DIR"] = str(Path(scratch) / "data")
+        workspace = Workspace(agent_dirs=[agents])
+        window = MainWindow(workspace)
+        window.resize(1400, 900)
+        window.show()
+        freeze_startup_objects()  # as the app does once its window is up
+        print(f"{NODES}-node runs from the main window, UI probe every {PROBE_MS} ms")
+        for agent_id in ("demo-echo-agent", "quick-shell"):
+            data = parallel_chains(NODES, agent_id)
+            path = Path(scratch) / f"{agent_id}.yaml"
+            path.write_text(yaml.safe_dump(data))
+            workflow = workspace.import_and_publish(path)
+            seconds, probe, status = measure(window, loop, workflow.id)
+            report(f"{NODES} {agent_id}", seconds, probe, status)
+        window.runs.shutdown()
+        window.close()
+        workspace.close()
+    return 0
+
+
+if __name__ == "__main__":
+    sys.exit(main())

@@ -1,0 +1,309 @@
+"""The approvals panel: every node, across all workflows, that waits for a person's decision.
+
+It lists the waiting tasks, shows the input the selected node would receive and hands a
+decision to the ``decide`` function it was given. Resuming the run is left to whoever passed
+that function; the panel announces each decision with ``decided``.
+"""
+
+import json
+from collections.abc import Callable
+from dataclasses import dataclass
+from datetime import UTC, datetime
+
+from pygments.lexers.data import JsonLexer
+from PySide6.QtCore import Qt, QTimer, Signal
+from PySide6.QtGui import QFontDatabase, QKeySequence, QShortcut
+from PySide6.QtWidgets import (
+    QAbstractItemView,
+    QHBoxLayout,
+    QHeaderView,
+    QLabel,
+    QLineEdit,
+    QPlainTextEdit,
+    QPushButton,
+    QSplitter,
+    QStackedWidget,
+    QTreeWidget,
+    QTreeWidgetItem,
+    QVBoxLayout,
+    QWidget,
+)
+
+from studio.model import Workflow
+from studio.model.errors import NotFoundError, StudioError
+from studio.store.human_tasks import HumanTask
+from studio.ui.panels.inline_message import InlineMessage
+from studio.ui.panels.pygments_highlighter import PygmentsHighlighter
+from studio.workspace import Workspace
+
+WORKFLOW, NODE, WAITING, TITLE = 0, 1, 2, 3
+TASK_ROLE = Qt.ItemDataRole.UserRole
+EMPTY_TEXT = "Nothing waits for a decision."
+COMMENT_PLACEHOLDER = "Comment (optional, kept with the decision)"
+APPROVE_KEYS = ("Ctrl+Return", "Ctrl+Enter")
+REJECT_KEYS = ("Ctrl+Shift+Return", "Ctrl+Shift+Enter")
+TICK_MS = 30_000
+
+Decide = Callable[[str, str, bool, str | None], object]
+"""``decide(execution_id, node_id, approved, comment)``; may raise a StudioError."""
+
+
+def waited_text(since: datetime, now: datetime) -> str:
+    """How long ago ``since`` was, in the words of a list column: "3 min ago", "2 days ago"."""
+    minutes = max(0, int((now - since).total_seconds())) // 60
+    if minutes < 1:
+        return "just now"
+    if minutes < 60:
+        return f"{minutes} min ago"
+    if minutes < 24 * 60:
+        return f"{minutes // 60} h ago"
+    days = minutes // (24 * 60)
+    return f"{days} day{'' if days == 1 else 's'} ago"
+
+
+def timestamp_text(moment: datetime) -> str:
+    """The full moment in the local time zone, for a tooltip."""
+    return moment.astimezone().strftime("%Y-%m-%d %H:%M:%S %Z").strip()
+
+
+@dataclass(frozen=True)
+class WaitingApproval:
+    """A waiting task with the names a person knows its workflow and node by."""
+
+    task: HumanTask
+    workflow_name: str
+    node_label: str
+
+
+def waiting_approvals(workspace: Workspace) -> list[WaitingApproval]:
+    """Every task still waiting for a decision, oldest first, named after its workflow version."""
+    versions: dict[tuple[str, int], Workflow | None] = {}
+    return [_named(workspace, task, versions) for task in workspace.human_tasks.waiting()]
+
+
+def _named(
+    workspace: Workspace, task: HumanTask, versions: dict[tuple[str, int], Workflow | None]
+) -> WaitingApproval:
+    record = workspace.executions.get(task.execution_id)
+    key = (record.workflow_id, record.workflow_version)
+    if key not in versions:
+        try:
+            versions[key] = workspace.workflows.get_version(*key)
+        except NotFoundError:  # the workflow was deleted; its run can still be decided
+            versions[key] = None
+    workflow = versions[key]
+    node = workflow.node(task.node_id) if workflow else None
+    name = workflow.name if workflow else f"workflow {record.workflow_id}"
+    return WaitingApproval(task, name, node.label if node else task.node_id)
+
+
+class ApprovalsPanel(QWidget):
+    """Waiting approvals of all workflows; approve or reject the selected one with a comment."""
+
+    decided = Signal(str, str, bool)  # execution id, node id, approved
+    countChanged = Signal(int)
+
+    def __init__(self, workspace: Workspace, decide: Decide, parent: QWidget | None = None):
+        super().__init__(parent)
+        self._workspace, self._decide = workspace, decide
+        self._deciding = False
+        self._load_failed = False
+        self.message = InlineMessage()
+        self.message.setObjectName("approvalMessage")
+        self.retry_button = QPushButton("Retry", objectName="retryButton")
+        self.retry_button.hide()
+        self.retry_button.clicked.connect(self.refresh)
+        self.list = self._build_list()
+        self.input_view = self._build_input_view()
+        self.comment = QLineEdit(objectName="approvalComment")
+        self.comment.setPlaceholderText(COMMENT_PLACEHOLDER)
+        self.approve_button = self._button("Approve", "approveButton", APPROVE_KEYS[0])
+        self.reject_button = self._button("Reject", "rejectButton", REJECT_KEYS[0])
+        self.approve_button.clicked.connect(self.approve_selected)
+        self.reject_button.clicked.connect(self.reject_selected)
+        self.empty_label = QLabel(EMPTY_TEXT, objectName="approvalsEmpty")
+        self.empty_label.setAlignment(Qt.AlignmentFlag.AlignCenter)
+        self.pages = QStackedWidget()
+        self.pages.addWidget(self.empty_label)
+        self.pages.addWidget(self._build_splitter())
+        self._lay_out()
+        self._add_shortcuts()
+        self._ticker = QTimer(self, interval=TICK_MS)
+        self._ticker.timeout.connect(self._update_waited_times)
+        self._ticker.start()
+        self._show_selected()
+
+    def _build_list(self) -> QTreeWidget:
+        tree = QTreeWidget(objectName="approvalsList")
+        tree.setAccessibleName("Waiting approvals")
+        tree.setColumnCount(4)
+        tree.setHeaderLabels(["Workflow", "Node", "Waiting since", "Title"])
+        tree.setRootIsDecorated(False)
+        tree.setUniformRowHeights(True)
+        tree.setAlternatingRowColors(True)
+        tree.setSelectionMode(QAbstractItemView.SelectionMode.SingleSelection)
+        header = tree.header()
+        header.setStretchLastSection(True)
+        for column in (WORKFLOW, NODE, WAITING):
+            header.setSectionResizeMode(column, QHeaderView.ResizeMode.ResizeToContents)
+        tree.itemSelectionChanged.connect(self._show_selected)
+        return tree
+
+    def _build_input_view(self) -> QPlainTextEdit:
+        view = QPlainTextEdit(objectName="approvalInput", readOnly=True)
+        view.setAccessibleName("Input the node would receive")
+        view.setPlaceholderText("Select a task to see the input its node would receive.")
+        view.setFont(QFontDatabase.systemFont(QFontDatabase.SystemFont.FixedFont))
+        view.setLineWrapMode(QPlainTextEdit.LineWrapMode.NoWrap)
+        self._highlighter = PygmentsHighlighter(view.document(), JsonLexer())
+        return view
+
+    def _button(self, text: str, name: str, keys: str) -> QPushButton:
+        button = QPushButton(text, objectName=name)
+        shown = QKeySequence(keys).toString(QKeySequence.SequenceFormat.NativeText)
+        button.setToolTip(f"{text} the selected task ({shown})")
+        return button
+
+    def _build_splitter(self) -> QSplitter:
+        details = QWidget()
+        layout = QVBoxLayout(details)
+        layout.setContentsMargins(0, 0, 0, 0)
+        layout.addWidget(QLabel("Input the node would receive"))
+        layout.addWidget(self.input_view, 1)
+        layout.addWidget(self.comment)
+        buttons = QHBoxLayout()
+        buttons.addStretch(1)
+        buttons.addWidget(self.reject_button)
+        buttons.addWidget(self.approve_button)
+        layout.addLayout(buttons)
+        splitter = QSplitter(Qt.Orientation.Vertical)
+        splitter.setChildrenCollapsible(False)
+        splitter.addWidget(self.list)
+        splitter.addWidget(details)
+        splitter.setStretchFactor(0, 1)
+        splitter.setStretchFactor(1, 1)
+        return splitter
+
+    def _lay_out(self) -> None:
+        message_row = QHBoxLayout()
+        message_row.addWidget(self.message, 1)
+        message_row.addWidget(self.retry_button)
+        layout = QVBoxLayout(self)
+        layout.setContentsMargins(4, 4, 4, 4)
+        layout.addLayout(message_row)
+        layout.addWidget(self.pages, 1)
+
+    def _add_shortcuts(self) -> None:
+        # Bound to the panel, not the window: Ctrl+Return elsewhere must not decide anything.
+        bindings = ((APPROVE_KEYS, self.approve_selected), (REJECT_KEYS, self.reject_selected))
+        for keys, slot in bindings:
+            for key in keys:
+                shortcut = QShortcut(QKeySequence(key), self)
+                shortcut.setContext(Qt.ShortcutContext.WidgetWithChildrenShortcut)
+                shortcut.activated.connect(slot)
+
+    def refresh(self) -> None:
+        """Reload the waiting tasks of every workflow, keeping the selection while it waits.
+
+        ``countChanged`` follows every refresh that could read the store; when the store
+        fails, the panel says why and offers Retry. The outcome of the last decision stays in
+        view: the window refreshes on every run event, sooner than a person reads.
+        """
+        self._reload()
+
+    def selected_task(self) -> tuple[str, str] | None:
+        """The (execution id, node id) of the selected task, if one is selected."""
+        task = self._selected()
+        return (task.execution_id, task.node_id) if task else None
+
+    def approve_selected(self) -> None:
+        """Approve the selected task with the comment typed, if any."""
+        self._decide_selected(approved=True)
+
+    def reject_selected(self) -> None:
+        """Reject the selected task with the comment typed, if any."""
+        self._decide_selected(approved=False)
+
+    def _decide_selected(self, *, approved: bool) -> None:
+        task = self._selected()
+        if task is None or self._deciding:
+            return
+        node_label = self.list.selectedItems()[0].text(NODE)
+        self.message.clear_message()
+        comment = self.comment.text().strip() or None
+        self._deciding = True
+        try:
+            self._decide(task.execution_id, task.node_id, approved, comment)
+        except StudioError as failure:  # the comment stays, so nothing typed is lost
+            self._reload(error=str(failure))
+            return
+        finally:
+            self._deciding = False
+        self.comment.clear()
+        self.list.clearSelection()
+        if self._reload():
+            self.message.show_note(f"{'Approved' if approved else 'Rejected'} '{node_label}'.")
+        self.decided.emit(task.execution_id, task.node_id, approved)
+
+    def _reload(self, error: str | None = None) -> bool:
+        """Reload the list; ``error`` (a refused decision) is shown above any load failure."""
+        try:
+            approvals = waiting_approvals(self._workspace)
+        except Exception as failure:  # a locked or broken database is not a StudioError
+            self.list.clear()
+            self.pages.hide()
+            reason = f"Cannot load the waiting approvals: {failure}"
+            self.message.show_error("\n".join(filter(None, (error, reason))))
+            self.retry_button.show()
+            self._load_failed = True
+            return False
+        if self._load_failed:
+            self.message.clear_message()
+            self._load_failed = False
+        self.retry_button.hide()
+        self.pages.show()
+        self._fill(approvals)
+        if error:
+            self.message.show_error(error)
+        self.countChanged.emit(len(approvals))
+        return True
+
+    def _fill(self, approvals: list[WaitingApproval]) -> None:
+        chosen = self.selected_task()
+        self.list.clear()
+        now = datetime.now(UTC)
+        for approval in approvals:
+            item = self._item(approval, now)
+            self.list.addTopLevelItem(item)
+            if (approval.task.execution_id, approval.task.node_id) == chosen:
+                self.list.setCurrentItem(item)
+        self.pages.setCurrentIndex(1 if approvals else 0)
+        self._show_selected()
+
+    def _item(self, approval: WaitingApproval, now: datetime) -> QTreeWidgetItem:
+        task = approval.task
+        when = waited_text(task.created_at, now)
+        item = QTreeWidgetItem([approval.workflow_name, approval.node_label, when, task.title])
+        item.setData(WORKFLOW, TASK_ROLE, task)
+        item.setToolTip(WORKFLOW, f"Execution {task.execution_id}")
+        item.setToolTip(NODE, f"Node id: {task.node_id}")
+        item.setToolTip(WAITING, timestamp_text(task.created_at))
+        item.setToolTip(TITLE, task.title)
+        return item
+
+    def _selected(self) -> HumanTask | None:
+        items = self.list.selectedItems()
+        return items[0].data(WORKFLOW, TASK_ROLE) if items else None
+
+    def _show_selected(self) -> None:
+        task = self._selected()
+        text = json.dumps(task.input, indent=2, ensure_ascii=False, default=str) if task else ""
+        self.input_view.setPlainText(text)
+        for button in (self.approve_button, self.reject_button):
+            button.setEnabled(task is not None)
+
+    def _update_waited_times(self) -> None:
+        now = datetime.now(UTC)
+        for row in range(self.list.topLevelItemCount()):
+            item = self.list.topLevelItem(row)
+            item.setText(WAITING, waited_text(item.data(WORKFLOW, TASK_ROLE).created_at, now))

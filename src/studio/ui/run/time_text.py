@@ -1,0 +1,34 @@
+"""Moments, durations and execution ids as the run panels print them."""
+
+from datetime import datetime
+
+NO_VALUE = "—"
+SHORT_ID_LENGTH = 8
+
+
+def local_time_text(moment: datetime | None) -> str:
+    """A stored (UTC) moment in the computer's local time: "2025-01-25 13:15:00"."""
+    if moment is None:
+        return NO_VALUE
+    return moment.astimezone().strftime("%Y-%m-%d %H:%M:%S")
+
+
+def duration_text(start: datetime | None, end: datetime | None) -> str:
+    """How long from ``start`` to ``end``: "0.42 s", "12 s", "3 min 4 s", "1 h 2 min"."""
+    if start is None or end is None:
+        return NO_VALUE
+    seconds = max(0.0, (end - start).total_seconds())
+    if seconds < 10:
+        return f"{seconds:.2f} s" if seconds < 1 else f"{seconds:.1f} s"
+    if seconds < 60:
+        return f"{seconds:.0f} s"
+    minutes, rest = divmod(round(seconds), 60)
+    if minutes < 60:
+        return f"{minutes} min {rest} s"
+    hours, minutes = divmod(minutes, 60)
+    return f"{hours} h {minutes} min"
+
+
+def short_id(execution_id: str) -> str:
+    """The first characters of an execution id, enough to tell runs apart in a list."""
+    return execution_id[:SHORT_ID_LENGTH]

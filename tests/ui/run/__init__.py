@@ -1,0 +1,1 @@
+"""Tests of the run panels: approvals, history and execution detail."""

@@ -1,0 +1,82 @@
+"""Status looks: every status has its own words and glyph, so colour is never the only sign."""
+
+import pytest
+
+from studio.model.execution import (
+    COMPENSATED,
+    COMPENSATING,
+    COMPENSATION_FAILED,
+    EXECUTION_STATUSES,
+    NODE_STATUSES,
+)
+from studio.ui.run.status_look import (
+    INTERRUPTED,
+    NOT_STARTED,
+    decision_look,
+    execution_look,
+    status_look,
+    unwind_look,
+)
+
+EVERY_STATUS = sorted(
+    {
+        *NODE_STATUSES,
+        *EXECUTION_STATUSES,
+        COMPENSATING,
+        COMPENSATED,
+        COMPENSATION_FAILED,
+        NOT_STARTED,
+        INTERRUPTED,
+    }
+)
+
+
+def test_every_status_reads_differently_in_words() -> None:
+    looks = [status_look(status) for status in EVERY_STATUS]
+    assert all(look.glyph and look.label for look in looks)
+    assert len({look.label for look in looks}) == len(looks)
+    assert all(look.text == f"{look.glyph} {look.label}" for look in looks)
+
+
+@pytest.mark.parametrize(
+    ("status", "text"),
+    [
+        ("pending", "○ Pending"),
+        ("running", "◐ Running"),
+        ("completed", "✓ Completed"),
+        ("failed", "✗ Failed"),
+        ("skipped", "⤼ Skipped"),
+        ("waiting", "⏸ Waiting for approval"),
+        ("retrying", "↻ Retrying"),
+        ("cancelled", "⊘ Cancelled"),
+        ("compensating", "↺ Compensating"),
+        ("compensated", "↺ Compensated"),
+        ("compensation_failed", "⚠ Compensation failed"),
+    ],
+)
+def test_the_words_of_each_node_status(status: str, text: str) -> None:
+    assert status_look(status).text == text
+
+
+def test_colours_differ_for_success_failure_and_waiting_on_light_and_dark() -> None:
+    for dark in (False, True):
+        colours = {status_look(s).colour(dark).name() for s in ("completed", "failed", "waiting")}
+        assert len(colours) == 3
+
+
+def test_an_execution_whose_runner_went_away_reads_interrupted_and_resumable() -> None:
+    assert execution_look("running", interrupted=True).text == "⏹ Interrupted · resumable"
+    assert execution_look("running").text == "◐ Running"
+
+
+def test_the_second_badge_of_a_failed_run_says_how_far_the_rollback_got() -> None:
+    assert unwind_look("failed", "completed").text == "failed · rolled back"
+    assert unwind_look("failed", "partial").text == "failed · rollback incomplete"
+    assert unwind_look("failed", None) is None
+    assert unwind_look("completed", "completed") is None
+
+
+def test_decisions_and_unknown_statuses_still_read_in_words() -> None:
+    assert decision_look("approved").text == "✓ Approved"
+    assert decision_look("rejected").text == "✗ Rejected"
+    assert status_look("frozen_solid").text == "• Frozen solid"
