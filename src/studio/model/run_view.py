@@ -34,6 +34,8 @@ NODE_EVENT_STATUS = {
     "node.resumed": PENDING,
     "node.reused": COMPLETED,
 }
+INTERRUPTED = "interrupted"
+"""Shown for a node that was running when its runner went away (not a stored status)."""
 EXECUTION_EVENT_STATUS = {
     "execution.created": PENDING,
     "execution.started": RUNNING,
@@ -132,6 +134,15 @@ class RunView:
         """An independent view at the same moment (node views are immutable, so the dict is
         all that needs copying)."""
         return replace(self, nodes=dict(self.nodes))
+
+    def interrupted(self) -> "RunView":
+        """The view of a run whose runner went away: what was running shows as interrupted
+        (nothing is running it now) until a resume moves it on."""
+        nodes = {
+            node_id: replace(node, status=INTERRUPTED) if node.status == RUNNING else node
+            for node_id, node in self.nodes.items()
+        }
+        return replace(self, nodes=nodes)
 
     @property
     def is_finished(self) -> bool:

@@ -24,6 +24,7 @@ from studio.ui.panels.node_drawer import NodeDrawer
 from studio.ui.panels.problems_panel import ProblemsPanel
 from studio.ui.panels.workflow_config import WorkflowConfigPanel
 from studio.ui.run_commands import RunCommands
+from studio.ui.run_panels import RunPanels
 from studio.ui.theme import THEMES, apply_theme
 from studio.ui.window_actions import ActionSpec, Key, add_menu, add_toolbar, build_action
 from studio.ui.workflow_commands import WorkflowCommands
@@ -37,7 +38,7 @@ WORKFLOW_FILE_FILTER = "Workflows (*.yaml *.yml *.json);;All files (*)"
 RECENT_FILES = 8
 
 
-class MainWindow(WorkflowCommands, RunCommands, QMainWindow):
+class MainWindow(WorkflowCommands, RunCommands, RunPanels, QMainWindow):
     """Studio's top-level window."""
 
     def __init__(self, workspace: Workspace) -> None:
@@ -57,12 +58,13 @@ class MainWindow(WorkflowCommands, RunCommands, QMainWindow):
         self.centre.addWidget(self.welcome)
         self.centre.addWidget(self.tabs)
         self.setCentralWidget(self.centre)
-        self._build_docks()
         self._build_runs()
+        self._build_docks()
         self._build_actions()
         self.refresh_lists()
         self.statusBar().showMessage(self._status_text())
         self._restore_layout()
+        self.announce_interrupted_runs()
 
     # Building ----------------------------------------------------------------------------
 
@@ -83,12 +85,13 @@ class MainWindow(WorkflowCommands, RunCommands, QMainWindow):
         settings = self._dock("Workflow", self.config_panel, Qt.DockWidgetArea.RightDockWidgetArea)
         self.tabifyDockWidget(settings, inspector)
         problems = self._dock("Problems", self.problems, Qt.DockWidgetArea.BottomDockWidgetArea)
+        self._build_run_docks(problems)
         self._connect_panels()
         self._default_dock_sizes = (
             [self.findChild(QDockWidget, "workflowsDock"), inspector],
             [250, 380],
             [problems],
-            [130],
+            [190],
         )
 
     def _dock(self, title: str, widget: QWidget, area: Qt.DockWidgetArea) -> QDockWidget:
@@ -228,6 +231,8 @@ class MainWindow(WorkflowCommands, RunCommands, QMainWindow):
                 spec("load_catalog", "Load from Ca&talog…", None, self.load_from_catalog),
                 spec("about", "&About Studio", None, self._show_about),
                 *self.run_action_specs(),
+                spec("runs_panel", "&Runs", "Ctrl+Shift+H", self.show_history_of_current),
+                spec("approvals_panel", "A&pprovals", "Ctrl+Shift+A", self.show_approvals),
             ]
         }
         self.actions_by_name = a
@@ -300,6 +305,9 @@ class MainWindow(WorkflowCommands, RunCommands, QMainWindow):
                 None,
                 a["show_run"],
                 a["hide_run"],
+                None,
+                a["runs_panel"],
+                a["approvals_panel"],
             ],
         )
         add_menu(self, "&Help", [a["about"]])
@@ -411,6 +419,7 @@ class MainWindow(WorkflowCommands, RunCommands, QMainWindow):
             self.setWindowTitle(f"{tab.editor.document.properties.name} — Studio")
         else:
             self.setWindowTitle("Studio")
+        self.history.show_workflow(tab.workflow_id if tab else None)
 
     def _document_changed(self, tab: WorkflowTab) -> None:
         if tab is not self.current_tab():

@@ -140,7 +140,10 @@ class RunCommands:
         if tab is None:
             return None
         overlay = self.overlay_of(tab)
-        overlay.show_view(self.run_view(execution_id))
+        view = self.run_view(execution_id)
+        if self.runs.is_interrupted(record):
+            view = view.interrupted()
+        overlay.show_view(view)
         if record.is_finished and not self.runs.is_driving(execution_id):
             overlay.fade_timer.stop()
         return overlay

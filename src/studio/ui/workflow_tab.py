@@ -8,6 +8,7 @@ from studio.store import WorkflowRepository
 from studio.ui.autosave import Autosaver, ConflictChoice, SaveState
 from studio.ui.canvas.commands import ReplaceAll
 from studio.ui.canvas.editor import WorkflowEditor
+from studio.ui.run.replay_bar import ReplayBar
 
 
 class WorkflowTab(QWidget):
@@ -33,6 +34,9 @@ class WorkflowTab(QWidget):
         layout = QVBoxLayout(self)
         layout.setContentsMargins(0, 0, 0, 0)
         layout.addWidget(self.editor)
+        self.replay_bar = ReplayBar(self)  # the timeline of a past run, under the canvas
+        self.replay_bar.hide()
+        layout.addWidget(self.replay_bar)
         self._reloading = False
         self.editor.undo_stack.indexChanged.connect(self._undo_step_changed)
         self.autosaver.stateChanged.connect(lambda _state: self.titleChanged.emit(self.title()))

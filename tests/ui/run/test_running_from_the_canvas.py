@@ -78,6 +78,13 @@ def test_echo_demo_runs_from_the_canvas(qtbot, window, run_loop, monkeypatch) ->
     assert tab.overlay.is_shown and tab.overlay.execution_id == record.execution_id
     assert all(text.startswith("✓ Completed") for text in badge_texts(tab).values())
 
+    # And the run is in the history of the workflow, newest first.
+    history = window.history
+    until(run_loop, lambda: history.tree.run_count() == 1)
+    row = history.tree.item_for(record.execution_id)
+    assert row.text(0) == "✓ Completed"
+    assert history.tree.current_id() in (None, record.execution_id)
+
 
 def test_a_draft_cannot_run_and_says_why(qtbot, window) -> None:
     tab = window.new_workflow()
