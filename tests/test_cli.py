@@ -197,3 +197,18 @@ def test_screenshot_rejects_a_bad_size(tmp_path: Path) -> None:
     result = run_studio("screenshot", str(tmp_path / "x.png"), "--size", "big")
     assert result.returncode == 2
     assert "--size" in result.stderr
+
+
+def test_screenshot_draws_a_stored_run_and_its_replay(tmp_path: Path) -> None:
+    assert run_studio("run", str(ECHO_DEMO), "--input", '{"message": "hi"}').returncode == 0
+    for extra in ((), ("--replay-at", "3")):
+        out = tmp_path / f"run{len(extra)}.png"
+        result = run_studio("screenshot", str(out), "--run", "last", "--size", "900x600", *extra)
+        assert result.returncode == 0, result.stderr
+        assert out.read_bytes()[:8] == b"\x89PNG\r\n\x1a\n"
+
+
+def test_screenshot_of_the_last_run_without_runs_says_so(tmp_path: Path) -> None:
+    result = run_studio("screenshot", str(tmp_path / "x.png"), "--run", "last")
+    assert result.returncode == 2
+    assert "no runs" in result.stderr

@@ -24,6 +24,15 @@ def add_commands(commands: argparse._SubParsersAction) -> None:
     shot.add_argument("--open", dest="file", help="a workflow file to open first")
     shot.add_argument("--view", default="main", choices=["main", "canvas"], help="what to render")
     shot.add_argument("--size", default="1280x800", help="window size as WIDTHxHEIGHT")
+    shot.add_argument(
+        "--run", metavar="EXECUTION", help="show this run (an id, or 'last') on its canvas"
+    )
+    shot.add_argument(
+        "--replay-at",
+        type=int,
+        metavar="N",
+        help="with --run: replay it, stopped after its Nth event",
+    )
     add_agents_option(shot)
     add_db_option(shot)
     shot.set_defaults(handler=run_screenshot)
@@ -49,4 +58,13 @@ def run_screenshot(args: argparse.Namespace) -> int:
         size = parse_size(args.size)
     except ValueError as failure:
         return fail(str(failure), EXIT_UNREADABLE)
-    return render_screenshot(workspace_for(args), Path(args.out), size, args.file, args.view)
+    workspace = workspace_for(args)
+    run = args.run
+    if run == "last":
+        latest = workspace.executions.find(limit=1)
+        if not latest:
+            return fail("--run last: there are no runs in this database")
+        run = latest[0].execution_id
+    return render_screenshot(
+        workspace, Path(args.out), size, args.file, args.view, run, args.replay_at
+    )

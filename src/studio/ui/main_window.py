@@ -91,7 +91,7 @@ class MainWindow(WorkflowCommands, RunCommands, RunPanels, QMainWindow):
             [self.findChild(QDockWidget, "workflowsDock"), inspector],
             [250, 380],
             [problems],
-            [190],
+            [250],
         )
 
     def _dock(self, title: str, widget: QWidget, area: Qt.DockWidgetArea) -> QDockWidget:

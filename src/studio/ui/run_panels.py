@@ -84,6 +84,7 @@ class RunPanels:
             overlay,
         )
         bar.show()
+        self.history.select_execution(execution_id)
         bar.slider.setFocus()
         return bar
 

@@ -19,19 +19,27 @@ def parse_size(text: str) -> tuple[int, int]:
 
 
 def render_screenshot(
-    workspace: Workspace, out: Path, size: tuple[int, int], file: str | None, view: str = "main"
+    workspace: Workspace,
+    out: Path,
+    size: tuple[int, int],
+    file: str | None,
+    view: str = "main",
+    run: str | None = None,
+    replay_at: int | None = None,
 ) -> int:
     """Build the main window offscreen at ``size``, optionally open a file, and save a PNG.
 
-    Unless a database was named, a file is opened in a throwaway database, so taking a
-    picture never adds workflows to the user's own."""
+    Unless a database was named (or a run is to be shown, which lives in the workspace's own
+    database), a file is opened in a throwaway database, so taking a picture never adds
+    workflows to the user's own. ``run`` draws that execution on its canvas; ``replay_at``
+    replays it, stopped after that many events."""
     os.environ.setdefault("QT_QPA_PLATFORM", "offscreen")
     from studio.ui.app import create_application
     from studio.ui.main_window import MainWindow
 
     app = create_application()
     with tempfile.TemporaryDirectory() as scratch:
-        if not workspace.database_chosen:
+        if not workspace.database_chosen and run is None:
             workspace = Workspace(
                 workspace.data_dir, workspace.extra_agent_dirs, str(Path(scratch) / "screenshot.db")
             )
@@ -40,11 +48,15 @@ def render_screenshot(
         window.show()
         if file and window.open_workflow_file(file) is None:
             return 2
+        if run is not None and not _show_run(window, run, replay_at):
+            return 2
         app.processEvents()
         target = window
         tab = window.current_tab()
         if tab is not None:
             tab.editor.view.fit_all()
+            if run is not None:
+                _show_run_detail(window, run)
             if view == "canvas":
                 target = tab.editor.view
         app.processEvents()
@@ -56,3 +68,18 @@ def render_screenshot(
         return 2
     print(f"wrote {out} ({size[0]}x{size[1]}, view {view})")
     return 0
+
+
+def _show_run(window, execution_id: str, replay_at: int | None) -> bool:
+    if replay_at is None:
+        return window.show_execution(execution_id) is not None
+    bar = window.replay(execution_id)
+    if bar is not None:
+        bar.seek(replay_at)
+    return bar is not None
+
+
+def _show_run_detail(window, execution_id: str) -> None:
+    """The Runs panel in front with the run selected, as a person would look at it."""
+    window.show_history_of_current()
+    window.history.select_execution(execution_id)

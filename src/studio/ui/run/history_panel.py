@@ -9,11 +9,13 @@ from PySide6.QtCore import QPoint, Qt, Signal
 from PySide6.QtGui import QAction
 from PySide6.QtWidgets import (
     QComboBox,
+    QFrame,
     QHBoxLayout,
     QLabel,
     QLineEdit,
     QMenu,
     QPushButton,
+    QScrollArea,
     QSplitter,
     QStackedWidget,
     QToolButton,
@@ -105,11 +107,15 @@ class RunHistoryPanel(QWidget):
         top_layout.addLayout(filters)
         top_layout.addWidget(self.tree, 1)
         top_layout.addLayout(self._buttons())
-        self.splitter = QSplitter(Qt.Orientation.Vertical, objectName="historySplitter")
+        # Docked below the canvas the panel is wide and short: runs on the left, the selected
+        # one on the right, scrolling rather than asking the window for height.
+        scroller = QScrollArea(widgetResizable=True, frameShape=QFrame.Shape.NoFrame)
+        scroller.setWidget(self.detail)
+        self.splitter = QSplitter(Qt.Orientation.Horizontal, objectName="historySplitter")
         self.splitter.addWidget(top)
-        self.splitter.addWidget(self.detail)
+        self.splitter.addWidget(scroller)
         self.splitter.setStretchFactor(0, 2)
-        self.splitter.setStretchFactor(1, 3)
+        self.splitter.setStretchFactor(1, 5)
         self.splitter.setChildrenCollapsible(False)
         return self.splitter
 

@@ -5,6 +5,7 @@ from PySide6.QtWidgets import QHBoxLayout, QLabel, QProgressBar, QToolButton, QW
 
 from studio.ui.run.launcher_progress import LauncherProgress
 from studio.ui.run.status_look import status_look
+from studio.ui.run.time_text import seconds_text
 
 
 class RunProgress(QWidget):
@@ -45,7 +46,7 @@ class RunProgress(QWidget):
         """Show how the run ended, with a button to show it again."""
         self.execution_id = execution_id
         look = status_look(status)
-        took = "" if seconds is None else f" in {seconds:.1f} s"
+        took = "" if seconds is None else f" in {seconds_text(seconds)}"
         self.label.setText(f"{look.text}: '{name}'{took}")
         self.bar.hide()
         self.show_button.show()

@@ -17,7 +17,12 @@ def duration_text(start: datetime | None, end: datetime | None) -> str:
     """How long from ``start`` to ``end``: "0.42 s", "12 s", "3 min 4 s", "1 h 2 min"."""
     if start is None or end is None:
         return NO_VALUE
-    seconds = max(0.0, (end - start).total_seconds())
+    return seconds_text((end - start).total_seconds())
+
+
+def seconds_text(seconds: float) -> str:
+    """A number of seconds as ``duration_text`` prints it."""
+    seconds = max(0.0, seconds)
     if seconds < 10:
         return f"{seconds:.2f} s" if seconds < 1 else f"{seconds:.1f} s"
     if seconds < 60:
