@@ -72,13 +72,22 @@ def find_convergence_nodes(plan: DagPlan) -> list[str]:
 
 def find_downstream_subgraph(plan: DagPlan, node_id: str) -> set[str]:
     """Every node reachable from ``node_id``, not counting the node itself."""
+    return _reachable(plan.successors, node_id)
+
+
+def find_upstream_subgraph(plan: DagPlan, node_id: str) -> set[str]:
+    """Every node from which ``node_id`` can be reached, not counting the node itself."""
+    return _reachable(plan.predecessors, node_id)
+
+
+def _reachable(links: Mapping[str, tuple[str, ...]], node_id: str) -> set[str]:
     reached: set[str] = set()
-    frontier = list(plan.successors[node_id])
+    frontier = list(links[node_id])
     while frontier:
         current = frontier.pop()
         if current not in reached:
             reached.add(current)
-            frontier.extend(plan.successors[current])
+            frontier.extend(links[current])
     return reached
 
 

@@ -1,6 +1,6 @@
 """Re-running part of a finished execution: a node and what depends on it, reusing the rest."""
 
-from studio.engine.dag import DagPlan, build_plan, find_downstream_subgraph
+from studio.engine.dag import build_plan, find_downstream_subgraph, find_upstream_subgraph
 from studio.model import Workflow
 from studio.model.errors import NotAllowedError
 from studio.model.execution import COMPLETED, SKIPPED, ExecutionRecord, NodeResult
@@ -22,10 +22,11 @@ def reused_results(
     if node_id not in plan.node_ids:
         raise NotAllowedError(f"node '{node_id}' is not in version {workflow.version}")
     rerun = find_downstream_subgraph(plan, node_id) | {node_id}
+    upstream = find_upstream_subgraph(plan, node_id)
     blocked = [
-        upstream
-        for upstream in _upstream(plan, node_id)
-        if _status(source, upstream) not in REUSABLE
+        nid
+        for nid in plan.topological_order
+        if nid in upstream and _status(source, nid) not in REUSABLE
     ]
     if blocked:
         names = ", ".join(f"'{b}' ({_status(source, b)})" for b in blocked)
@@ -42,14 +43,3 @@ def reused_results(
 def _status(record: ExecutionRecord, node_id: str) -> str:
     result = record.node_results.get(node_id)
     return result.status if result else "missing"
-
-
-def _upstream(plan: DagPlan, node_id: str) -> list[str]:
-    seen: set[str] = set()
-    stack = list(plan.predecessors[node_id])
-    while stack:
-        current = stack.pop()
-        if current not in seen:
-            seen.add(current)
-            stack.extend(plan.predecessors[current])
-    return [nid for nid in plan.topological_order if nid in seen]

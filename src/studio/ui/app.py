@@ -50,6 +50,11 @@ def run_app(workspace: Workspace, file: str | None = None) -> int:
         window.open_workflow_file(file)
     window.show()
     freeze_startup_objects()
+
+    async def session() -> None:
+        await closed.wait()
+        await window.runs.stopped()  # runs cut short stay resumable; let them record that
+
     with loop:
-        loop.run_until_complete(closed.wait())
+        loop.run_until_complete(session())
     return 0

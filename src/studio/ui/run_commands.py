@@ -54,7 +54,7 @@ class RunCommands:
                 "run_from_here",
                 "Run from &Here",
                 "Ctrl+Shift+F5",
-                self.run_from_selected,
+                lambda: self.run_from_selected(),
                 "Re-run the selected node and what depends on it, reusing the rest",
             ),
             spec("show_run", "&Show Last Run", "F6", self.show_last_run),

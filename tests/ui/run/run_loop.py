@@ -18,9 +18,21 @@ def run_loop(qapp):
     for task in pending:
         task.cancel()
     if pending:
-        loop.run_until_complete(asyncio.gather(*pending, return_exceptions=True))
+        drive(loop, asyncio.gather(*pending, return_exceptions=True))
     loop.close()
     asyncio.set_event_loop(None)
+
+
+def drive(loop, coroutine) -> object:
+    """Run the loop until ``coroutine`` is done and return its result.
+
+    Unlike qasync's run_until_complete this does not process Qt events once more after the
+    loop has stopped, which would run the engine's pending callbacks outside a running loop.
+    """
+    task = asyncio.ensure_future(coroutine)
+    task.add_done_callback(lambda _task: loop.stop())
+    loop.run_forever()
+    return task.result()
 
 
 def until(loop, condition: Callable[[], object], timeout: float = 20.0, step: float = 0.01):
@@ -34,9 +46,21 @@ def until(loop, condition: Callable[[], object], timeout: float = 20.0, step: fl
             await asyncio.sleep(step)
         return value
 
-    return loop.run_until_complete(wait())
+    return drive(loop, wait())
 
 
 def pause(loop, seconds: float) -> None:
     """Let the loop run for a while."""
-    loop.run_until_complete(asyncio.sleep(seconds))
+    drive(loop, asyncio.sleep(seconds))
+
+
+def act(loop, action: Callable[..., object], *args, **kwargs) -> None:
+    """Do ``action`` (a click, a key) from inside the running loop, as in the app.
+
+    Qt may deliver pending timer events while a test sends input; under the app's loop those
+    run asyncio callbacks, which must find their loop running."""
+
+    async def inside() -> None:
+        action(*args, **kwargs)
+
+    drive(loop, inside())

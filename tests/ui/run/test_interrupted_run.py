@@ -14,7 +14,7 @@ from PySide6.QtCore import Qt
 from studio.model.execution import RUNNING
 from tests.cli_runner import REPO_ROOT
 from tests.ui.run.history_scenarios import chain, publish, write_yaml
-from tests.ui.run.run_loop import run_loop, until  # noqa: F401
+from tests.ui.run.run_loop import act, run_loop, until  # noqa: F401
 from tests.ui.run.window_runs import badge_lines, open_window
 
 SLOW_ONCE = (
@@ -101,7 +101,7 @@ def test_killed_mid_run_then_reopened_the_run_resumes_to_completion(
     assert badge_lines(window, "first")[0].startswith("✓ Completed")
     assert badge_lines(window, "slow")[0] == "⏹ Interrupted · resumable"
 
-    qtbot.mouseClick(resume, Qt.MouseButton.LeftButton)
+    act(run_loop, qtbot.mouseClick, resume, Qt.MouseButton.LeftButton)
     until(run_loop, lambda: "Completed" in window.run_progress.label.text())
     assert workspace.executions.get(record.execution_id).status == "completed"
     assert all(badge_lines(window, n)[0].startswith("✓ Completed") for n in ("slow", "last"))

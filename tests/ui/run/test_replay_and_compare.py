@@ -19,6 +19,7 @@ from studio.ui.main_window import MainWindow
 from studio.ui.run.compare_view import CompareView
 from studio.ui.run.replay_bar import ReplayBar, ReplayLog, playback_delays
 from studio.workspace import Workspace
+from tests.ui.run.window_runs import open_window
 
 REPO_ROOT = Path(__file__).resolve().parents[3]
 ECHO_DEMO = REPO_ROOT / "blueprints" / "echo-demo-workflow.yaml"
@@ -78,10 +79,7 @@ def picky_flow(workspace: Workspace, tmp_path: Path) -> Workflow:
 
 @pytest.fixture
 def window(qtbot, workspace: Workspace) -> MainWindow:
-    window = MainWindow(workspace)
-    qtbot.addWidget(window)
-    window.resize(1400, 860)
-    window.show()
+    window = open_window(qtbot, workspace)
     yield window
     window.runs.shutdown()
 

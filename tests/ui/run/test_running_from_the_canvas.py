@@ -6,22 +6,18 @@ from pathlib import Path
 import pytest
 from PySide6.QtCore import Qt
 
-from studio.ui.main_window import MainWindow
 from studio.ui.run import overlay as overlay_module
 from studio.ui.run.overlay import NodeBadge
 from studio.workspace import Workspace
-from tests.ui.run.run_loop import run_loop, until  # noqa: F401
+from tests.ui.run.run_loop import act, run_loop, until  # noqa: F401
+from tests.ui.run.window_runs import open_window
 
 ECHO_DEMO = Path(__file__).resolve().parents[3] / "blueprints" / "echo-demo-workflow.yaml"
 
 
 @pytest.fixture
 def window(qtbot, run_loop):  # noqa: F811
-    workspace = Workspace()
-    window = MainWindow(workspace)
-    qtbot.addWidget(window)
-    window.resize(1300, 850)
-    window.show()
+    window = open_window(qtbot, Workspace())
     yield window
     window.runs.shutdown()
 
@@ -53,7 +49,7 @@ def test_echo_demo_runs_from_the_canvas(qtbot, window, run_loop, monkeypatch) ->
     assert dialog is not None and dialog.isVisible()
     dialog.editor.selectAll()
     qtbot.keyClicks(dialog.editor, '{"message": "hello from the canvas"}')
-    qtbot.mouseClick(dialog.run_button, Qt.MouseButton.LeftButton)
+    act(run_loop, qtbot.mouseClick, dialog.run_button, Qt.MouseButton.LeftButton)
 
     until(run_loop, lambda: "Completed" in window.run_progress.label.text())
     for node in workflow.nodes:
@@ -92,3 +88,87 @@ def test_a_draft_cannot_run_and_says_why(qtbot, window) -> None:
     assert window.run_input_dialog is None
     box = window.findChild(object, "runProblem")
     assert box is not None and "Only published workflows can be executed" in box.text()
+
+
+def test_run_from_here_reuses_the_first_node_and_reruns_the_second(
+    qtbot,
+    window,
+    run_loop,  # noqa: F811
+) -> None:
+    workflow = window.workspace.import_and_publish(ECHO_DEMO)
+    tab = window.open_workflow(workflow.id)
+    first = window.runs.start(workflow.id, {"message": "once"})
+    until(run_loop, lambda: not window.runs.is_driving(first.execution_id))
+
+    tab.editor.scene.select_only(["echo-back"])
+    act(
+        run_loop,
+        qtbot.keyClick,
+        tab.editor.view,
+        Qt.Key.Key_F5,
+        Qt.KeyboardModifier.ControlModifier | Qt.KeyboardModifier.ShiftModifier,
+    )
+    until(run_loop, lambda: len(window.workspace.executions.find(workflow_id=workflow.id)) == 2)
+    second = window.workspace.executions.find(workflow_id=workflow.id)[0]
+    until(run_loop, lambda: not window.runs.is_driving(second.execution_id))
+    assert tab.overlay.execution_id == second.execution_id
+    texts = badge_texts(tab)
+    assert texts["say-hello"].endswith("· reused")
+    assert texts["echo-back"].startswith("✓ Completed") and "reused" not in texts["echo-back"]
+    record = window.workspace.executions.get(second.execution_id)
+    assert record.status == "completed" and record.output == {"message": "once"}
+
+
+def test_cancel_stops_the_run_shown_on_the_canvas(qtbot, window, run_loop, tmp_path) -> None:  # noqa: F811
+    from tests.ui.run.history_scenarios import chain, publish
+
+    data = chain(
+        "slow",
+        {"id": "wait", "name": "Wait", "agentId": "sleepy"},
+        {"id": "after", "name": "After", "agentId": "demo-echo-agent"},
+    )
+    agents = tmp_path / "agents"
+    agents.mkdir()
+    (agents / "sleepy.yaml").write_text(
+        "id: sleepy\nname: Sleepy\nkind: shell\nsettings:\n  argv: [sleep, '30']\n"
+    )
+    workspace = Workspace(agent_dirs=[agents])
+    window = open_window(qtbot, workspace)
+    workflow = publish(workspace, tmp_path, data)
+    tab = window.open_workflow(workflow.id)
+    record = window.runs.start(workflow.id, None)
+    until(run_loop, lambda: badge_texts(tab).get("wait", "").startswith("◐ Running"))
+    act(run_loop, qtbot.keyClick, tab.editor.view, Qt.Key.Key_F5, Qt.KeyboardModifier.ShiftModifier)
+    until(run_loop, lambda: not window.runs.is_driving(record.execution_id), timeout=10)
+    assert window.workspace.executions.get(record.execution_id).status == "cancelled"
+    assert badge_texts(tab)["wait"] == "⊘ Cancelled"
+    window.runs.shutdown()
+
+
+def test_replay_and_compare_open_from_the_runs_panel(qtbot, window, run_loop) -> None:  # noqa: F811
+    workflow = window.workspace.import_and_publish(ECHO_DEMO)
+    tab = window.open_workflow(workflow.id)
+    for message in ("one", "two"):
+        record = window.runs.start(workflow.id, {"message": message})
+        until(run_loop, lambda r=record: not window.runs.is_driving(r.execution_id))
+    history = window.history
+    until(run_loop, lambda: history.tree.run_count() == 2)
+
+    history.select_execution(record.execution_id)
+    qtbot.mouseClick(history.findChild(object, "replayButton"), Qt.MouseButton.LeftButton)
+    bar = tab.replay_bar
+    assert bar.isVisible()
+    qtbot.keyClick(bar.slider, Qt.Key.Key_Home)
+    assert set(badge_texts(tab).values()) == {"○ Pending"}
+    qtbot.keyClick(bar.slider, Qt.Key.Key_End)
+    assert all(t.startswith("✓ Completed") for t in badge_texts(tab).values())
+    qtbot.mouseClick(bar.close_button, Qt.MouseButton.LeftButton)
+    assert not bar.isVisible() and not tab.overlay.is_shown
+
+    history.tree.selectAll()
+    qtbot.mouseClick(history.findChild(object, "compareButton"), Qt.MouseButton.LeftButton)
+    (compare,) = window.compare_windows
+    table = compare.findChild(object, "compareTable")
+    changed = [table.item(row, 6).text() for row in range(table.rowCount())]
+    assert any("output" in text for text in changed)
+    compare.close()

@@ -16,7 +16,7 @@ from tests.ui.run.history_scenarios import (
     rollback_flow,
     workspace_with_agents,
 )
-from tests.ui.run.run_loop import run_loop, until  # noqa: F401
+from tests.ui.run.run_loop import act, run_loop, until  # noqa: F401
 from tests.ui.run.window_runs import badge_lines, open_window, run_from_canvas
 
 
@@ -56,7 +56,7 @@ def test_a_flaky_node_shows_attempt_and_countdown_then_completes(
     seen: list[str] = []
     window.runs.eventArrived.connect(lambda _e: seen.extend(badge_lines(window, "flaky")[:1]))
 
-    run_from_canvas(qtbot, window)
+    run_from_canvas(qtbot, window, run_loop)
     countdown = until(
         run_loop,
         lambda: next((t for t in badge_lines(window, "flaky") if "next in 1 s" in t), None),
@@ -88,7 +88,7 @@ def test_a_failed_run_that_rolled_back_shows_its_compensations_and_badge(
 ) -> None:
     workflow = publish(workspace, tmp_path, rollback_flow(close_tool=close_tool))
     window.open_workflow(workflow.id)
-    run_from_canvas(qtbot, window, '{"order": 42}')
+    run_from_canvas(qtbot, window, run_loop, '{"order": 42}')
     until(run_loop, lambda: "Failed" in window.run_progress.label.text())
     until(run_loop, lambda: ticket_state in badge_lines(window, "create-ticket"))
     assert "↺ Compensated" in badge_lines(window, "reserve-room")
@@ -114,7 +114,7 @@ def test_a_run_waiting_for_approval_is_approved_from_the_panel_and_completes(
 ) -> None:
     workflow = publish(workspace, tmp_path, gated_flow())
     window.open_workflow(workflow.id)
-    run_from_canvas(qtbot, window, '{"order": 7}')
+    run_from_canvas(qtbot, window, run_loop, '{"order": 7}')
     until(run_loop, lambda: badge_lines(window, "gate")[:1] == ["⏸ Waiting for approval"])
     until(run_loop, lambda: window.approvals_dock.windowTitle() == "Approvals (1)")
 
@@ -129,7 +129,7 @@ def test_a_run_waiting_for_approval_is_approved_from_the_panel_and_completes(
     rect = panel.list.visualItemRect(item)
     qtbot.mouseClick(panel.list.viewport(), Qt.MouseButton.LeftButton, pos=rect.center())
     qtbot.keyClicks(panel.comment, "stock checked")
-    qtbot.mouseClick(panel.approve_button, Qt.MouseButton.LeftButton)
+    act(run_loop, qtbot.mouseClick, panel.approve_button, Qt.MouseButton.LeftButton)
 
     until(run_loop, lambda: "Completed" in window.run_progress.label.text())
     user = window.runs.user

@@ -4,6 +4,7 @@ from PySide6.QtCore import Qt
 
 from studio.ui.main_window import MainWindow
 from studio.workspace import Workspace
+from tests.ui.run.run_loop import act
 
 
 def open_window(qtbot, workspace: Workspace) -> MainWindow:
@@ -15,7 +16,7 @@ def open_window(qtbot, workspace: Workspace) -> MainWindow:
     return window
 
 
-def run_from_canvas(qtbot, window: MainWindow, text: str | None = None) -> None:
+def run_from_canvas(qtbot, window: MainWindow, run_loop, text: str | None = None) -> None:
     """Press F5 on the canvas in front, type the input (or keep the last one) and click Run."""
     tab = window.current_tab()
     qtbot.keyClick(tab.editor.view, Qt.Key.Key_F5)
@@ -24,7 +25,7 @@ def run_from_canvas(qtbot, window: MainWindow, text: str | None = None) -> None:
     if text is not None:
         dialog.editor.selectAll()
         qtbot.keyClicks(dialog.editor, text)
-    qtbot.mouseClick(dialog.run_button, Qt.MouseButton.LeftButton)
+    act(run_loop, qtbot.mouseClick, dialog.run_button, Qt.MouseButton.LeftButton)
 
 
 def badge_lines(window: MainWindow, node_id: str) -> list[str]:

@@ -344,8 +344,9 @@ def _badge_lines(view: NodeView, now: datetime, dark: bool) -> list[tuple[str, Q
         text = f"{look.glyph} {view.retry_text(now)}"
     elif view.status == RUNNING and view.attempt > 1:
         text = f"{look.text} · attempt {view.attempt}"
-    elif view.status == COMPLETED and view.duration is not None:
-        text = f"{look.text} · {_seconds(view.duration)}" + (" · reused" if view.reused else "")
+    elif view.status == COMPLETED:
+        took = "" if view.duration is None else f" · {_seconds(view.duration)}"
+        text = f"{look.text}{took}" + (" · reused" if view.reused else "")
     elif view.status == FAILED and view.error:
         text = f"{look.text}: {view.error.get('type', 'error')}"
     lines = [(text, look.colour(dark))]

@@ -34,6 +34,7 @@ class RunController(QObject):
         self.workspace = workspace
         self.runner = runner or workspace.runner()
         self._tasks: dict[str, asyncio.Future] = {}
+        self._stopping: list[asyncio.Future] = []
         self._unsubscribe = self.runner.bus.subscribe(self.eventArrived.emit)
         self.user = getpass.getuser()
 
@@ -100,6 +101,12 @@ class RunController(QObject):
         self._unsubscribe()
         for future in list(self._tasks.values()):
             future.cancel()
+            self._stopping.append(future)
+
+    async def stopped(self) -> None:
+        """Wait until the runs cancelled by ``shutdown`` have let go of their executions."""
+        await asyncio.gather(*self._stopping, return_exceptions=True)
+        self._stopping.clear()
 
     # Driving --------------------------------------------------------------------------
 
