@@ -21,8 +21,8 @@ from studio.ui.run.approvals_panel import (
     WAITING,
     WORKFLOW,
     ApprovalsPanel,
-    waited_text,
 )
+from studio.ui.run.time_text import waited_text
 from studio.workspace import Workspace
 from tests.ui.panels.conftest import render
 

@@ -5,21 +5,18 @@ decision to the ``decide`` function it was given. Resuming the run is left to wh
 that function; the panel announces each decision with ``decided``.
 """
 
-import json
 from collections.abc import Callable
 from dataclasses import dataclass
 from datetime import UTC, datetime
 
-from pygments.lexers.data import JsonLexer
 from PySide6.QtCore import Qt, QTimer, Signal
-from PySide6.QtGui import QFontDatabase, QKeySequence, QShortcut
+from PySide6.QtGui import QKeySequence, QShortcut
 from PySide6.QtWidgets import (
     QAbstractItemView,
     QHBoxLayout,
     QHeaderView,
     QLabel,
     QLineEdit,
-    QPlainTextEdit,
     QPushButton,
     QSplitter,
     QStackedWidget,
@@ -33,7 +30,8 @@ from studio.model import Workflow
 from studio.model.errors import NotFoundError, StudioError
 from studio.store.human_tasks import HumanTask
 from studio.ui.panels.inline_message import InlineMessage
-from studio.ui.panels.pygments_highlighter import PygmentsHighlighter
+from studio.ui.run.json_view import JsonView
+from studio.ui.run.time_text import timestamp_text, waited_text
 from studio.workspace import Workspace
 
 WORKFLOW, NODE, WAITING, TITLE = 0, 1, 2, 3
@@ -46,24 +44,6 @@ TICK_MS = 30_000
 
 Decide = Callable[[str, str, bool, str | None], object]
 """``decide(execution_id, node_id, approved, comment)``; may raise a StudioError."""
-
-
-def waited_text(since: datetime, now: datetime) -> str:
-    """How long ago ``since`` was, in the words of a list column: "3 min ago", "2 days ago"."""
-    minutes = max(0, int((now - since).total_seconds())) // 60
-    if minutes < 1:
-        return "just now"
-    if minutes < 60:
-        return f"{minutes} min ago"
-    if minutes < 24 * 60:
-        return f"{minutes // 60} h ago"
-    days = minutes // (24 * 60)
-    return f"{days} day{'' if days == 1 else 's'} ago"
-
-
-def timestamp_text(moment: datetime) -> str:
-    """The full moment in the local time zone, for a tooltip."""
-    return moment.astimezone().strftime("%Y-%m-%d %H:%M:%S %Z").strip()
 
 
 @dataclass(frozen=True)
@@ -149,13 +129,11 @@ class ApprovalsPanel(QWidget):
         tree.itemSelectionChanged.connect(self._show_selected)
         return tree
 
-    def _build_input_view(self) -> QPlainTextEdit:
-        view = QPlainTextEdit(objectName="approvalInput", readOnly=True)
+    def _build_input_view(self) -> JsonView:
+        view = JsonView()
+        view.setObjectName("approvalInput")
         view.setAccessibleName("Input the node would receive")
-        view.setPlaceholderText("Select a task to see the input its node would receive.")
-        view.setFont(QFontDatabase.systemFont(QFontDatabase.SystemFont.FixedFont))
-        view.setLineWrapMode(QPlainTextEdit.LineWrapMode.NoWrap)
-        self._highlighter = PygmentsHighlighter(view.document(), JsonLexer())
+        view.show_nothing("Select a task to see the input its node would receive.")
         return view
 
     def _button(self, text: str, name: str, keys: str) -> QPushButton:
@@ -297,8 +275,10 @@ class ApprovalsPanel(QWidget):
 
     def _show_selected(self) -> None:
         task = self._selected()
-        text = json.dumps(task.input, indent=2, ensure_ascii=False, default=str) if task else ""
-        self.input_view.setPlainText(text)
+        if task is None:
+            self.input_view.show_nothing("Select a task to see the input its node would receive.")
+        else:
+            self.input_view.show_value(task.input)
         for button in (self.approve_button, self.reject_button):
             button.setEnabled(task is not None)
 

@@ -37,3 +37,21 @@ def seconds_text(seconds: float) -> str:
 def short_id(execution_id: str) -> str:
     """The first characters of an execution id, enough to tell runs apart in a list."""
     return execution_id[:SHORT_ID_LENGTH]
+
+
+def waited_text(since: datetime, now: datetime) -> str:
+    """How long ago ``since`` was, in the words of a list column: "3 min ago", "2 days ago"."""
+    minutes = max(0, int((now - since).total_seconds())) // 60
+    if minutes < 1:
+        return "just now"
+    if minutes < 60:
+        return f"{minutes} min ago"
+    if minutes < 24 * 60:
+        return f"{minutes // 60} h ago"
+    days = minutes // (24 * 60)
+    return f"{days} day{'' if days == 1 else 's'} ago"
+
+
+def timestamp_text(moment: datetime) -> str:
+    """The full moment in the local time zone, for a tooltip."""
+    return moment.astimezone().strftime("%Y-%m-%d %H:%M:%S %Z").strip()
