@@ -10,9 +10,11 @@ import platformdirs
 from pydantic import ValidationError
 
 from studio.bundled import blueprints_dir, builtin_agents_dir
+from studio.engine.agent_kinds.artifact import ArtifactKind
 from studio.engine.agent_kinds.registry import KindRegistry, default_kind_registry
 from studio.engine.events import EventBus
 from studio.engine.runner import RunnerSettings, StepRunner
+from studio.knowledge.knowledge_base import KnowledgeBase
 from studio.model import (
     AgentRegistry,
     Blueprint,
@@ -26,7 +28,13 @@ from studio.model import (
 )
 from studio.model.governance import GovernanceSettings
 from studio.model.publish_rules import publish_problems
-from studio.store import Database, ExecutionRepository, WorkflowRepository, open_database
+from studio.store import (
+    Database,
+    ExecutionRepository,
+    KnowledgeRepository,
+    WorkflowRepository,
+    open_database,
+)
 from studio.store.human_tasks import HumanTaskRepository
 
 DATA_DIR_VARIABLE = "STUDIO_DATA_DIR"
@@ -105,8 +113,19 @@ class Workspace:
 
     @cached_property
     def kinds(self) -> KindRegistry:
-        """The agent kinds this Studio can run, built-in and installed."""
-        return default_kind_registry()
+        """The agent kinds this Studio can run: built-in, installed, and ``artifact``, which
+        lands Markdown in this workspace's knowledge store."""
+        registry = default_kind_registry()
+        registry.provide(ArtifactKind(self._land_for_a_run))
+        return registry
+
+    @cached_property
+    def knowledge(self) -> KnowledgeBase:
+        """The knowledge store: landed artifacts and the graph derived from them."""
+        return KnowledgeBase(KnowledgeRepository(self.database))
+
+    def _land_for_a_run(self, text: str, produced_by: dict) -> str:
+        return self.knowledge.land(text, {"produced_by": produced_by}, source="the run's artifact")
 
     @cached_property
     def _blueprint_catalog(self) -> tuple[list[Blueprint], list[str]]:

@@ -188,7 +188,13 @@ def test_a_new_file_gets_every_table_and_records_the_schema_version(db_path: Pat
             triggers = connection.execute(
                 text("SELECT name FROM sqlite_master WHERE type = 'trigger'")
             ).scalars()
-            assert list(triggers) == ["workflow_versions_immutable"]
+            assert set(triggers) == {
+                "workflow_versions_immutable",
+                "artifact_bodies_no_update",
+                "artifact_bodies_no_delete",
+                "artifact_versions_no_update",
+                "artifact_versions_no_delete",
+            }
         assert names >= TABLES
         assert [tuple(row) for row in rows] == [(1, SCHEMA_VERSION)]
     finally:

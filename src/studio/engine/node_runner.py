@@ -177,6 +177,7 @@ class NodeRunner:
             execution_id=context.execution_id,
             workflow_id=context.workflow.id or "",
             node_id=node.id,
+            workflow_version=context.workflow.version,
             agent=agent,
             input=node_input,
             parameters=merged_parameters(agent.parameters, node),

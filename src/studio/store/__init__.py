@@ -3,12 +3,22 @@
 from studio.store.database import Database, open_database
 from studio.store.errors import DatabaseError, SchemaTooNewError
 from studio.store.executions import ExecutionRepository
+from studio.store.knowledge import (
+    ArtifactIntegrityError,
+    KnowledgeConflictError,
+    KnowledgeRepository,
+    KnowledgeSearchError,
+)
 from studio.store.workflows import WorkflowRepository
 
 __all__ = [
+    "ArtifactIntegrityError",
     "Database",
     "DatabaseError",
     "ExecutionRepository",
+    "KnowledgeConflictError",
+    "KnowledgeRepository",
+    "KnowledgeSearchError",
     "SchemaTooNewError",
     "WorkflowRepository",
     "open_database",

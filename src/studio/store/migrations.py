@@ -7,6 +7,7 @@ from sqlalchemy import Connection, inspect, select
 
 from studio.store import schema
 from studio.store.errors import SchemaTooNewError
+from studio.store.knowledge_schema import create_knowledge
 
 if TYPE_CHECKING:
     from studio.store.database import Database
@@ -37,7 +38,16 @@ def _add_governance(connection: Connection) -> None:
             connection.exec_driver_sql(f"ALTER TABLE executions ADD COLUMN {name} {column_type}")
 
 
-MIGRATIONS: list[tuple[int, Migration]] = [(1, _create_version_1), (2, _add_governance)]
+def _add_knowledge(connection: Connection) -> None:
+    """Version 3: knowledge artifacts (append-only), their derived graph rows and search."""
+    create_knowledge(connection)
+
+
+MIGRATIONS: list[tuple[int, Migration]] = [
+    (1, _create_version_1),
+    (2, _add_governance),
+    (3, _add_knowledge),
+]
 """Each step brings the schema to its version number; append, never edit, a step."""
 
 SCHEMA_VERSION = MIGRATIONS[-1][0]

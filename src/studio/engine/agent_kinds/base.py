@@ -25,6 +25,8 @@ class AgentCall:
     """Credential values resolved for this call only; never stored, logged or exported."""
     approval: dict[str, Any] | None = None
     """The person's decision, for a call that passed an approval gate."""
+    workflow_version: int | None = None
+    """The published version being run, for provenance."""
 
     def hide_secrets(self, text: str) -> str:
         """``text`` with this call's credential values replaced, before it is cut or kept:

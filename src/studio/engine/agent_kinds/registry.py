@@ -67,6 +67,12 @@ class KindRegistry:
         self._classes[name] = kind
         return kind
 
+    def provide(self, instance: AgentKind) -> None:
+        """Register a kind that needs something from its host (it is given made, not made
+        here), such as the artifact kind and its knowledge store."""
+        name = self.register(type(instance)).name
+        self._instances[name] = instance
+
     def get(self, name: str) -> AgentKind:
         """The one instance of the named kind; an unknown name is an UnknownAgentKind error."""
         instance = self._instances.get(name)

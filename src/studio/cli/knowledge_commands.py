@@ -1,0 +1,263 @@
+"""What the ``studio kg`` commands do."""
+
+import argparse
+import json
+import sys
+from dataclasses import asdict
+from datetime import UTC, datetime
+from pathlib import Path
+from typing import Any
+
+from studio.cli.knowledge import ArgumentProblem
+from studio.cli.shared import EXIT_INVALID, EXIT_OK, fail, workspace_for
+from studio.knowledge.knowledge_base import KnowledgeBase
+from studio.knowledge.landing import ArtifactRejectedError
+from studio.knowledge.projection import ViewOptions, lineage, neighbourhood
+from studio.model.errors import StudioError
+from studio.model.knowledge import ArtifactVersion
+
+
+def kg_land(args: argparse.Namespace) -> int:
+    """``studio kg land FILE``: lint and land one artifact; prints its ref."""
+    text = _read(Path(args.file))
+    if text is None:
+        return fail(f"cannot read {args.file}")
+    try:
+        ref = _knowledge(args).land(text, source=args.file)
+    except ArtifactRejectedError as rejected:
+        return _rejected(rejected, args.json)
+    except StudioError as failure:
+        return fail(str(failure), EXIT_INVALID)
+    _print(args, {"ref": ref}, ref)
+    return EXIT_OK
+
+
+def kg_ingest(args: argparse.Namespace) -> int:
+    """``studio kg ingest DIR``: land a folder in date order, with a progress bar."""
+    folder = Path(args.folder)
+    if not folder.is_dir():
+        return fail(f"{folder} is not a folder")
+    show = None if (args.quiet or args.json) else _progress_bar
+    try:
+        refs = _knowledge(args).ingest(folder, show)
+    except ArtifactRejectedError as rejected:
+        _end_progress(show)
+        return _rejected(rejected, args.json)
+    except StudioError as failure:
+        _end_progress(show)
+        return fail(str(failure), EXIT_INVALID)
+    _end_progress(show)
+    _print(args, {"landed": refs}, f"landed {len(refs)} artifact(s) from {folder}")
+    return EXIT_OK
+
+
+def kg_show(args: argparse.Namespace) -> int:
+    """``studio kg show``: the projection as {nodes, edges}."""
+    options = _view(args)
+    try:
+        graph = _knowledge(args).graph(options, _time(args.as_of))
+        if args.around:
+            graph = (
+                lineage(graph, args.around, args.lineage)
+                if args.lineage
+                else neighbourhood(graph, args.around, args.depth)
+            )
+    except KeyError as unknown:
+        return fail(f"no node {unknown} in this view (try --items, --units or --subject)")
+    data = graph.to_data()
+    if args.json:
+        print(json.dumps(data, indent=2, default=str))
+        return EXIT_OK
+    for node in data["nodes"]:
+        hidden = node.get("hidden_neighbours") or 0
+        more = f"  ({hidden} more neighbour{'s' if hidden != 1 else ''} hidden)" if hidden else ""
+        print(f"{node['id']:<40} {node['type']:<14} {node['label']}{more}")
+    for edge in data["edges"]:
+        print(f"{edge['source']} -{edge['type']}-> {edge['target']}")
+    return EXIT_OK
+
+
+def kg_search(args: argparse.Namespace) -> int:
+    """``studio kg search QUERY``: current artifacts matching the words, best first."""
+    hits = _knowledge(args).search(args.query, args.subject, args.kind, _time(args.as_of))
+    if args.json:
+        found = [_version_data(hit.version) | {"snippet": hit.snippet} for hit in hits]
+        print(json.dumps(found, indent=2))
+        return EXIT_OK
+    for hit in hits:
+        snippet = " ".join(hit.snippet.split())
+        print(f"{hit.version.ref}\n  {hit.version.front.title}: {snippet}")
+    if not hits:
+        print("nothing matches", file=sys.stderr)
+    return EXIT_OK
+
+
+def kg_lint(args: argparse.Namespace) -> int:
+    """``studio kg lint FILE``: exit 1 with every problem, 0 when it would land."""
+    text = _read(Path(args.file))
+    if text is None:
+        return fail(f"cannot read {args.file}")
+    problems = _knowledge(args).lint(text)
+    if args.json:
+        print(json.dumps([problem.to_data() for problem in problems], indent=2))
+    else:
+        for problem in problems:
+            print(f"{args.file}: {problem.describe()}")
+        if not problems:
+            print(f"{args.file}: would land", file=sys.stderr)
+    return EXIT_INVALID if problems else EXIT_OK
+
+
+def kg_history(args: argparse.Namespace) -> int:
+    """``studio kg history SUBJECT ID``: every version, oldest first, the head marked."""
+    versions = _knowledge(args).history(args.subject, args.artifact_id)
+    if not versions:
+        return fail(f"no artifact '{args.artifact_id}' in subject '{args.subject}'", EXIT_INVALID)
+    superseded = {version.front.supersedes for version in versions}
+    if args.json:
+        print(json.dumps([_version_data(v) for v in versions], indent=2))
+        return EXIT_OK
+    for version in versions:
+        state = "superseded" if version.ref in superseded else "current"
+        print(f"{version.front.created_at:%Y-%m-%d %H:%M}  {state:<10}  {version.ref}")
+    return EXIT_OK
+
+
+def kg_diff(args: argparse.Namespace) -> int:
+    """``studio kg diff --from T1 --to T2``: nodes and edges added, removed, changed."""
+    change = _knowledge(args).diff(_time(args.before), _time(args.after), _view(args))
+    data = change.to_data()
+    if args.json:
+        print(json.dumps(data, indent=2, default=str))
+        return EXIT_OK
+    for word, sign in (("added", "+"), ("removed", "-")):
+        for node in data["nodes"][word]:
+            print(f"{sign} {node['id']} ({node['type']}) {node['label']}")
+        for edge in data["edges"][word]:
+            print(f"{sign} {edge['source']} -{edge['type']}-> {edge['target']}")
+    for node in data["nodes"]["changed"]:
+        print(f"~ {node['id']}: {', '.join(node['fields'])}")
+    if change.empty:
+        print("no change", file=sys.stderr)
+    return EXIT_OK
+
+
+def kg_coverage(args: argparse.Namespace) -> int:
+    """``studio kg coverage``: coverage gaps and suspect links; exit 1 when there are any."""
+    knowledge = _knowledge(args)
+    moment = _time(args.as_of)
+    gaps, suspects = knowledge.coverage(moment), knowledge.suspects(moment)
+    if args.json:
+        data = {
+            "gaps": [asdict(gap) | {"message": gap.message} for gap in gaps],
+            "suspects": [asdict(s) | {"message": s.message} for s in suspects],
+        }
+        print(json.dumps(data, indent=2, default=str))
+    else:
+        for gap in gaps:
+            print(f"gap: {gap.message}")
+        for suspect in suspects:
+            print(f"suspect: {suspect.message}")
+        if not gaps and not suspects:
+            print("every requirement is covered and no link is suspect", file=sys.stderr)
+    return EXIT_INVALID if gaps or suspects else EXIT_OK
+
+
+def kg_rebuild(args: argparse.Namespace) -> int:
+    """``studio kg rebuild``: derive every row again from the stored text."""
+    count = _knowledge(args).rebuild()
+    _print(args, {"rebuilt": count}, f"rebuilt the graph rows of {count} artifact version(s)")
+    return EXIT_OK
+
+
+def kg_list(args: argparse.Namespace) -> int:
+    """``studio kg list``: the current artifacts."""
+    versions = _knowledge(args).list(subject=args.subject)
+    if args.json:
+        print(json.dumps([_version_data(v) for v in versions], indent=2))
+        return EXIT_OK
+    for version in versions:
+        print(f"{version.ref:<60} {version.front.title}")
+    return EXIT_OK
+
+
+def kg_resolve(args: argparse.Namespace) -> int:
+    """``studio kg resolve REF``: the artifact's text, checked against its SHA-256."""
+    try:
+        text = _knowledge(args).resolve(args.ref)
+    except StudioError as failure:
+        return fail(str(failure), EXIT_INVALID)
+    _print(args, {"ref": args.ref, "text": text}, text.rstrip("\n"))
+    return EXIT_OK
+
+
+# Helpers -------------------------------------------------------------------------------
+
+
+def _knowledge(args: argparse.Namespace) -> KnowledgeBase:
+    return workspace_for(args).knowledge
+
+
+def _view(args: argparse.Namespace) -> ViewOptions:
+    return ViewOptions(
+        items=args.items, units=args.units, sections=args.sections, subject=args.subject
+    )
+
+
+def _time(text: str | None) -> datetime | None:
+    """An ISO date or time; a date means its end (everything landed that day counts)."""
+    if text is None:
+        return None
+    try:
+        moment = datetime.fromisoformat(text.replace("Z", "+00:00"))
+    except ValueError:
+        raise ArgumentProblem(
+            f"'{text}' is not a date or time (use e.g. 2026-09-05 or 2026-09-05T12:00:00Z)"
+        ) from None
+    if len(text) == 10:  # a bare date: the end of that day
+        moment = moment.replace(hour=23, minute=59, second=59)
+    return moment if moment.tzinfo else moment.replace(tzinfo=UTC)
+
+
+def _read(path: Path) -> str | None:
+    try:
+        return path.read_text(encoding="utf-8")
+    except (OSError, UnicodeDecodeError):
+        return None
+
+
+def _rejected(rejected: ArtifactRejectedError, as_json: bool) -> int:
+    if as_json:
+        print(json.dumps([problem.to_data() for problem in rejected.problems], indent=2))
+    print(f"studio: {rejected}", file=sys.stderr)
+    return EXIT_INVALID
+
+
+def _print(args: argparse.Namespace, data: dict[str, Any], text: str) -> None:
+    print(json.dumps(data, indent=2) if args.json else text)
+
+
+def _version_data(version: ArtifactVersion) -> dict[str, Any]:
+    front = version.front
+    return {
+        "ref": version.ref,
+        "subject": front.subject,
+        "id": front.id,
+        "kind": front.kind,
+        "title": front.title,
+        "createdAt": front.created_at.isoformat(),
+        "supersedes": front.supersedes,
+        "producedBy": front.produced_by,
+    }
+
+
+def _progress_bar(done: int, total: int, path: Path) -> None:
+    width = 30
+    filled = width * done // max(1, total)
+    bar = "█" * filled + "·" * (width - filled)
+    print(f"\r[{bar}] {done}/{total} {path.name[:40]:<40}", end="", file=sys.stderr, flush=True)
+
+
+def _end_progress(show) -> None:
+    if show is not None:
+        print(file=sys.stderr)

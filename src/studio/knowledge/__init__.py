@@ -1,0 +1,1 @@
+"""Knowledge artifacts: front matter, item types, land-time lint and graph derivation."""

@@ -1,0 +1,157 @@
+"""The knowledge store's four operations — land, resolve, search, list — and what is built on
+them: history, the graph as of a moment, differences between moments, coverage and suspect
+links, and rebuilding every derived row."""
+
+from __future__ import annotations
+
+from collections.abc import Callable
+from dataclasses import dataclass
+from datetime import datetime
+from pathlib import Path
+from typing import Any
+
+from studio.knowledge.derivation import derive
+from studio.knowledge.front_matter import split_artifact
+from studio.knowledge.insight import Gap, Suspect, coverage_gaps, suspect_links
+from studio.knowledge.item_types import DEFAULT_REGISTRY, ItemTypeRegistry
+from studio.knowledge.landing import LandingBatch
+from studio.knowledge.lint import lint_artifact
+from studio.knowledge.projection import GraphDiff, Projection, ViewOptions, diff, project
+from studio.model.knowledge import ArtifactVersion
+from studio.model.problems import Problem
+from studio.store.knowledge import KnowledgeRepository
+
+INGEST_BATCH = 250
+"""Artifacts stored per write transaction when a folder is ingested."""
+
+
+@dataclass(frozen=True)
+class SearchHit:
+    """An artifact that matched a search, with the matching words in context."""
+
+    version: ArtifactVersion
+    snippet: str
+
+
+class KnowledgeBase:
+    """Landing and reading artifacts over a KnowledgeRepository."""
+
+    def __init__(
+        self, repository: KnowledgeRepository, registry: ItemTypeRegistry = DEFAULT_REGISTRY
+    ) -> None:
+        self.repository, self.registry = repository, registry
+
+    # Landing -----------------------------------------------------------------------------
+
+    def lint(self, text: str) -> list[Problem]:
+        """Every problem that would stop ``text`` from landing."""
+        return lint_artifact(text, known_refs=self.repository.refs(), registry=self.registry)
+
+    def land(self, text: str, meta: dict[str, Any] | None = None, source: str = "artifact") -> str:
+        """Land an artifact and return its ref; raises ArtifactRejectedError, storing nothing.
+
+        ``meta`` overrides front matter fields (the engine's provenance goes in this way).
+        A second landing of the same subject and id supersedes the current head; landing
+        the head's exact text again changes nothing and returns the head's ref."""
+        batch = LandingBatch(self.repository, self.registry)
+        ref = batch.add(text, meta, source)
+        batch.commit()
+        return ref
+
+    def land_file(self, path: Path) -> str:
+        """Land a Markdown file."""
+        return self.land(path.read_text(encoding="utf-8"), source=str(path))
+
+    def ingest(
+        self,
+        folder: Path,
+        progress: Callable[[int, int, Path], None] | None = None,
+        batch_size: int = INGEST_BATCH,
+    ) -> list[str]:
+        """Land every ``*.md`` file of a folder (README.md excepted) in date order.
+
+        Files are ordered by their ``created_at``, then by name, so a later version lands
+        after the one it replaces; they are stored a batch at a time. A rejected file stops
+        the ingest with its problems; the files before it stay landed."""
+        files = sorted(
+            (path for path in folder.rglob("*.md") if path.name.lower() != "readme.md"),
+            key=lambda path: (_created_at_of(path), path.name),
+        )
+        batch, refs = LandingBatch(self.repository, self.registry), []
+        try:
+            for index, path in enumerate(files, start=1):
+                refs.append(batch.add(path.read_text(encoding="utf-8"), source=str(path)))
+                if len(batch) >= batch_size:
+                    batch.commit()
+                if progress is not None:
+                    progress(index, len(files), path)
+        finally:
+            batch.commit()
+        return refs
+
+    # Reading -----------------------------------------------------------------------------
+
+    def resolve(self, ref: str) -> str:
+        """The artifact's text, checked against its SHA-256."""
+        return self.repository.body(ref)
+
+    def search(
+        self,
+        query: str,
+        subject: str | None = None,
+        kind: str | None = None,
+        as_of: datetime | None = None,
+    ) -> list[SearchHit]:
+        """Current artifacts (as of a moment) whose title or text match ``query``."""
+        hits = self.repository.search(query, as_of=as_of, subject=subject, kind=kind)
+        return [SearchHit(version, snippet) for version, snippet in hits]
+
+    def list(
+        self, subject: str | None = None, kind: str | None = None, as_of: datetime | None = None
+    ) -> list[ArtifactVersion]:
+        """The current artifacts (as of a moment)."""
+        return self.repository.heads(as_of=as_of, subject=subject, kind=kind)
+
+    def history(self, subject: str, artifact_id: str) -> list[ArtifactVersion]:
+        """Every version of one artifact, oldest first."""
+        return self.repository.versions(subject=subject, artifact_id=artifact_id)
+
+    def graph(self, options: ViewOptions, as_of: datetime | None = None) -> Projection:
+        """The graph of the current artifacts (as of a moment) under the view rules."""
+        heads = self.repository.heads(as_of=as_of, subject=options.subject)
+        nodes, edges = self.repository.graph_rows(version.ref for version in heads)
+        return project(heads, nodes, edges, options)
+
+    def diff(self, before: datetime, after: datetime, options: ViewOptions) -> GraphDiff:
+        """What changed in the graph between two moments."""
+        return diff(self.graph(options, before), self.graph(options, after))
+
+    def coverage(self, as_of: datetime | None = None) -> list[Gap]:
+        """Requirements no story covers, stories no unit implements, decisions covering nothing."""
+        heads = self.repository.heads(as_of=as_of)
+        nodes, edges = self.repository.graph_rows(version.ref for version in heads)
+        return coverage_gaps(nodes, edges)
+
+    def suspects(self, as_of: datetime | None = None) -> list[Suspect]:
+        """Links to something whose artifact was revised after the link was written."""
+        heads = self.repository.heads(as_of=as_of)
+        nodes, edges = self.repository.graph_rows(version.ref for version in heads)
+        return suspect_links(self.repository.versions(), heads, nodes, edges)
+
+    def rebuild(self) -> int:
+        """Derive every version's rows again from its stored text, in one transaction;
+        returns how many versions. Deterministic: rebuilding twice gives identical rows."""
+        derivations = {}
+        for version in self.repository.all_versions_in_landing_order():
+            _data, body, body_line = split_artifact(self.repository.body(version.ref))
+            derivations[version.ref] = derive(version, body, body_line, self.registry)
+        self.repository.rebuild_derived(derivations)
+        return len(derivations)
+
+
+def _created_at_of(path: Path) -> str:
+    try:
+        data, _body, _line = split_artifact(path.read_text(encoding="utf-8"))
+    except (OSError, ValueError):
+        return ""
+    return str(data.get("created_at", "")) if isinstance(data, dict) else ""
