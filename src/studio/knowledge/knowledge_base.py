@@ -4,6 +4,7 @@ links, and rebuilding every derived row."""
 
 from __future__ import annotations
 
+import re
 from collections.abc import Callable
 from dataclasses import dataclass
 from datetime import datetime
@@ -16,6 +17,7 @@ from studio.knowledge.insight import Gap, Suspect, coverage_gaps, suspect_links
 from studio.knowledge.item_types import DEFAULT_REGISTRY, ItemTypeRegistry
 from studio.knowledge.landing import LandingBatch
 from studio.knowledge.lint import lint_artifact
+from studio.knowledge.preparation import prepare_files
 from studio.knowledge.projection import GraphDiff, Projection, ViewOptions, diff, project
 from studio.model.knowledge import ArtifactVersion
 from studio.model.problems import Problem
@@ -77,14 +79,14 @@ class KnowledgeBase:
             (path for path in folder.rglob("*.md") if path.name.lower() != "readme.md"),
             key=lambda path: (_created_at_of(path), path.name),
         )
-        batch, refs = LandingBatch(self.repository, self.registry), []
+        batch, refs = LandingBatch(self.repository, self.registry, bulk=True), []
         try:
-            for index, path in enumerate(files, start=1):
-                refs.append(batch.add(path.read_text(encoding="utf-8"), source=str(path)))
+            for index, prepared in enumerate(prepare_files(files, self.registry), start=1):
+                refs.append(batch.add_prepared(prepared))
                 if len(batch) >= batch_size:
                     batch.commit()
                 if progress is not None:
-                    progress(index, len(files), path)
+                    progress(index, len(files), files[index - 1])
         finally:
             batch.commit()
         return refs
@@ -150,8 +152,15 @@ class KnowledgeBase:
 
 
 def _created_at_of(path: Path) -> str:
+    """The ``created_at`` a file's front matter states, as written (for ordering a folder;
+    the lint checks it properly when the file lands)."""
     try:
-        data, _body, _line = split_artifact(path.read_text(encoding="utf-8"))
-    except (OSError, ValueError):
+        with path.open(encoding="utf-8") as file:
+            head = file.read(4096)
+    except (OSError, UnicodeDecodeError):
         return ""
-    return str(data.get("created_at", "")) if isinstance(data, dict) else ""
+    found = _CREATED_AT.search(head)
+    return found.group(1).strip("'\" ") if found else ""
+
+
+_CREATED_AT = re.compile(r"^created_at:[ \t]*(.+?)[ \t]*$", re.MULTILINE)

@@ -3,20 +3,21 @@
 One artifact lands as a batch of one; a folder lands in batches of a few hundred, each one
 write transaction, with later files able to supersede earlier ones of the same batch."""
 
+from contextlib import suppress
+from dataclasses import replace
 from datetime import UTC, datetime
 from typing import Any
 
 import yaml
 
-from studio.knowledge.derivation import derive
 from studio.knowledge.front_matter import (
+    ArtifactFormatError,
     artifact_ref,
-    read_front_matter,
     split_artifact,
     split_fences,
 )
 from studio.knowledge.item_types import ItemTypeRegistry
-from studio.knowledge.lint import lint_artifact
+from studio.knowledge.preparation import Prepared, prepare, unresolved_supersedes
 from studio.model.knowledge import ArtifactVersion, Derivation
 from studio.model.problems import Problem
 from studio.store.knowledge import KnowledgeRepository, body_digest
@@ -34,41 +35,66 @@ class ArtifactRejectedError(ValueError):
 class LandingBatch:
     """Artifacts checked and derived, waiting to be stored together."""
 
-    def __init__(self, repository: KnowledgeRepository, registry: ItemTypeRegistry) -> None:
+    def __init__(
+        self, repository: KnowledgeRepository, registry: ItemTypeRegistry, bulk: bool = False
+    ) -> None:
         self.repository, self.registry = repository, registry
         self.refs = repository.refs()
         self.pending: list[tuple[ArtifactVersion, str, Derivation]] = []
-        self.heads: dict[tuple[str, str], tuple[str, str]] = {}
-        """(subject, id) → (ref, text) of heads landed in this batch."""
+        self.heads: dict[tuple[str, str], tuple[str, str | None]] = {}
+        """(subject, id) → (ref, text or None until read) of the heads known so far."""
+        self.digests: dict[tuple[str, str, str], str] = {}
+        """(subject, id, SHA-256) → ref of versions known so far: the same text lands once."""
+        if bulk:  # one query each for every head and every version, not one per artifact
+            self.heads = {(v.subject, v.artifact_id): (v.ref, None) for v in repository.heads()}
+            self.digests = {_digest_key(v): v.ref for v in repository.versions()}
+        self.bulk = bulk
 
     def __len__(self) -> int:
         return len(self.pending)
 
     def add(self, text: str, meta: dict[str, Any] | None = None, source: str = "artifact") -> str:
-        """Check and derive one artifact; returns the ref it will have once committed.
+        """Check, derive and queue one artifact; returns the ref it has once committed.
 
-        ``meta`` is written over the front matter (the engine's provenance). Without an
-        explicit ``supersedes``, a new version of an artifact supersedes its current head;
-        the head's exact content again lands nothing and returns the head's ref."""
+        ``meta`` is written over the front matter (the engine's provenance)."""
         if meta:
-            text = with_front_matter(text, meta)
-        problems = lint_artifact(text, known_refs=self.refs, registry=self.registry)
-        if problems:
-            raise ArtifactRejectedError(problems, source)
-        data, body, body_line = split_artifact(text)
-        front = read_front_matter(data)
+            # Front matter that cannot be read takes no provenance: the lint lists why, with
+            # every other problem, and the artifact is rejected.
+            with suppress(ArtifactFormatError):
+                text = with_front_matter(text, meta)
+        return self.add_prepared(prepare(source, text, self.registry))
+
+    def add_prepared(self, prepared: Prepared) -> str:
+        """Queue an artifact prepared elsewhere; raises ArtifactRejectedError with its problems.
+
+        Without an explicit ``supersedes``, a new version of an artifact supersedes its
+        current head; the head's exact content again lands nothing and returns its ref."""
+        if prepared.problems:
+            raise ArtifactRejectedError(list(prepared.problems), prepared.source)
+        front, text = prepared.front, prepared.text
+        stored = self._stored_as(front.subject, front.id, body_digest(text))
+        if stored is not None:
+            return stored  # this very text has landed already
+        if front.supersedes is not None:
+            unresolved = unresolved_supersedes(prepared, self.refs)
+            if unresolved:
+                raise ArtifactRejectedError(unresolved, prepared.source)
         head_ref, head_text = self._head(front.subject, front.id)
         if head_ref is not None and front.supersedes is None:
-            if _same_artifact(head_text, data, body):
+            if _same_artifact(head_text, text):
                 return head_ref
             text = with_supersedes(text, head_ref)
-            data, body, body_line = split_artifact(text)
-            front = read_front_matter(data)
-        ref = free_ref(artifact_ref(front), self.refs)
+            front = replace(front, supersedes=head_ref)
+        own_ref = artifact_ref(front)
+        ref = free_ref(own_ref, self.refs)
+        derivation = prepared.derivation
+        if ref != own_ref:
+            derivation = renamed(derivation, ref)
         version = ArtifactVersion(ref, front, body_digest(text), datetime.now(UTC))
-        self.pending.append((version, text, derive(version, body, body_line, self.registry)))
+        self.pending.append((version, text, derivation))
         self.refs.add(ref)
         self.heads[(front.subject, front.id)] = (ref, text)
+        self.digests[_digest_key(version)] = ref
         return ref
 
     def commit(self) -> None:
@@ -77,14 +103,35 @@ class LandingBatch:
             self.repository.add_versions(self.pending)
             self.pending = []
 
+    def _stored_as(self, subject: str, artifact_id: str, digest: str) -> str | None:
+        if not self.bulk and not any(key[:2] == (subject, artifact_id) for key in self.digests):
+            for version in self.repository.versions(subject=subject, artifact_id=artifact_id):
+                self.digests[_digest_key(version)] = version.ref
+        return self.digests.get((subject, artifact_id, digest))
+
     def _head(self, subject: str, artifact_id: str) -> tuple[str | None, str | None]:
-        pending = self.heads.get((subject, artifact_id))
-        if pending is not None:
-            return pending
+        known = self.heads.get((subject, artifact_id))
+        if known is not None:
+            ref, text = known
+            return ref, text if text is not None else self.repository.body(ref)
+        if self.bulk:
+            return None, None
         head = self.repository.head_of(subject, artifact_id)
         if head is None:
             return None, None
         return head.ref, self.repository.body(head.ref)
+
+
+def _digest_key(version: ArtifactVersion) -> tuple[str, str, str]:
+    return version.subject, version.artifact_id, version.sha256
+
+
+def renamed(derivation: Derivation, ref: str) -> Derivation:
+    """The same rows, recorded as coming from version ``ref``."""
+    return Derivation(
+        tuple(replace(node, version_ref=ref) for node in derivation.nodes),
+        tuple(replace(edge, version_ref=ref) for edge in derivation.edges),
+    )
 
 
 def with_front_matter(text: str, meta: dict[str, Any]) -> str:
@@ -119,9 +166,10 @@ def free_ref(ref: str, taken: set[str]) -> str:
     return f"{stem}-{number}.md"
 
 
-def _same_artifact(stored: str, data: dict[str, Any], body: str) -> bool:
-    """Whether a stored version says what the new front matter and body say (its own
-    ``supersedes``, added when it landed, aside)."""
+def _same_artifact(stored: str, text: str) -> bool:
+    """Whether a stored version says what a new text says (the stored one's ``supersedes``,
+    added when it landed, aside)."""
+    data, body, _line = split_artifact(text)
     stored_data, stored_body, _line = split_artifact(stored)
     stored_data = {key: value for key, value in stored_data.items() if key != "supersedes"}
     return stored_body == body and stored_data == data

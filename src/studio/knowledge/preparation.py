@@ -1,0 +1,92 @@
+"""Preparing artifacts to land: lint and derive, the part of landing that needs no store.
+
+A folder is prepared on every core (each worker reads, lints and derives a chunk of files)
+while the landing process decides supersession and writes; one artifact is prepared where it
+is landed. Whether a ``supersedes`` ref exists is the one check left to the lander, which
+knows what has landed so far."""
+
+import multiprocessing
+import os
+from collections.abc import Iterable, Iterator
+from concurrent.futures import ProcessPoolExecutor
+from dataclasses import dataclass
+from datetime import UTC, datetime
+from pathlib import Path
+
+from studio.knowledge.derivation import derive
+from studio.knowledge.front_matter import artifact_ref, read_front_matter, split_artifact
+from studio.knowledge.item_types import DEFAULT_REGISTRY, ItemTypeRegistry
+from studio.knowledge.lint import check_supersedes, lint_artifact
+from studio.model.knowledge import ArtifactVersion, Derivation, FrontMatter
+from studio.model.problems import Problem
+
+CHUNK = 48
+"""Files a worker prepares per task."""
+PARALLEL_FROM = 96
+"""Below this many files, starting workers costs more than it saves."""
+_UNLANDED = datetime.fromtimestamp(0, UTC)
+
+
+@dataclass(frozen=True)
+class Prepared:
+    """An artifact checked and derived, or the problems that keep it from landing."""
+
+    source: str
+    text: str
+    problems: tuple[Problem, ...] = ()
+    front: FrontMatter | None = None
+    derivation: Derivation | None = None
+    """Rows derived under the artifact's own ref (renamed if that ref is taken)."""
+
+
+def prepare(source: str, text: str, registry: ItemTypeRegistry = DEFAULT_REGISTRY) -> Prepared:
+    """Lint and derive one artifact (supersedes resolution aside)."""
+    problems = lint_artifact(text, known_refs=_any_ref, registry=registry)
+    if problems:
+        return Prepared(source, text, tuple(problems))
+    data, body, body_line = split_artifact(text)
+    front = read_front_matter(data)
+    version = ArtifactVersion(artifact_ref(front), front, "", _UNLANDED)
+    return Prepared(source, text, (), front, derive(version, body, body_line, registry))
+
+
+def unresolved_supersedes(prepared: Prepared, landed: set[str]) -> list[Problem]:
+    """The problem of a ``supersedes`` that names nothing landed, if it does."""
+    data, _body, _line = split_artifact(prepared.text)
+    return list(check_supersedes(data, landed))
+
+
+def prepare_files(
+    paths: list[Path], registry: ItemTypeRegistry = DEFAULT_REGISTRY
+) -> Iterator[Prepared]:
+    """Prepared files in the order given, on every core when there are enough of them."""
+    workers = min(len(paths) // CHUNK + 1, os.cpu_count() or 1)
+    if len(paths) < PARALLEL_FROM or workers < 2 or "fork" not in _start_methods():
+        yield from (_prepare_file(path, registry) for path in paths)
+        return
+    global _worker_registry
+    _worker_registry = registry  # forked workers inherit it; it is not sent to them
+    context = multiprocessing.get_context("fork")
+    chunks = [paths[start : start + CHUNK] for start in range(0, len(paths), CHUNK)]
+    with ProcessPoolExecutor(workers, mp_context=context) as pool:
+        for prepared in pool.map(_prepare_chunk, chunks):
+            yield from prepared
+
+
+_worker_registry: ItemTypeRegistry = DEFAULT_REGISTRY
+
+
+def _prepare_chunk(paths: Iterable[Path]) -> list[Prepared]:
+    return [_prepare_file(path, _worker_registry) for path in paths]
+
+
+def _prepare_file(path: Path, registry: ItemTypeRegistry) -> Prepared:
+    return prepare(str(path), path.read_text(encoding="utf-8"), registry)
+
+
+def _any_ref(_ref: str) -> bool:
+    return True
+
+
+def _start_methods() -> list[str]:
+    return multiprocessing.get_all_start_methods()
