@@ -36,7 +36,7 @@ from studio.store.migrations import SCHEMA_VERSION
 JAN = datetime(2025, 1, 10, 9, 30, tzinfo=UTC)
 FEB = datetime(2025, 2, 10, 9, 30, tzinfo=UTC)
 MAR = datetime(2025, 3, 10, 9, 30, tzinfo=UTC)
-KNOWLEDGE_TABLES = {"artifact_bodies", "artifact_versions", "kg_nodes", "kg_edges"}
+KNOWLEDGE_TABLES = {"artifact_bodies", "artifact_versions", "kg_derivations"}
 
 
 def sha(body: str) -> str:

@@ -6,6 +6,7 @@ one) and a mapping that repeats a key is refused rather than silently keeping th
 
 import re
 from datetime import UTC, date, datetime
+from functools import lru_cache
 from typing import Any
 
 import yaml
@@ -89,7 +90,15 @@ def split_fences(text: str) -> tuple[str, str, int]:
 
 
 def load_front_matter(front_text: str) -> dict:
-    """The front matter mapping of its raw text (which starts on file line 2)."""
+    """The front matter mapping of its raw text (which starts on file line 2).
+
+    Landing reads the same front matter several times (lint, then landing); the parse is
+    kept for the last few texts, so callers must not change the mapping they get."""
+    return _parsed_front_matter(front_text)
+
+
+@lru_cache(maxsize=32)
+def _parsed_front_matter(front_text: str) -> dict:
     data = load_yaml(front_text, first_line=2)
     if data is None:
         return {}

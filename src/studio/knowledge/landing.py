@@ -85,11 +85,8 @@ class LandingBatch:
                 return head_ref
             text = with_supersedes(text, head_ref)
             front = replace(front, supersedes=head_ref)
-        own_ref = artifact_ref(front)
-        ref = free_ref(own_ref, self.refs)
+        ref = free_ref(artifact_ref(front), self.refs)
         derivation = prepared.derivation
-        if ref != own_ref:
-            derivation = renamed(derivation, ref)
         version = ArtifactVersion(ref, front, body_digest(text), datetime.now(UTC))
         self.pending.append((version, text, derivation))
         self.refs.add(ref)
@@ -124,14 +121,6 @@ class LandingBatch:
 
 def _digest_key(version: ArtifactVersion) -> tuple[str, str, str]:
     return version.subject, version.artifact_id, version.sha256
-
-
-def renamed(derivation: Derivation, ref: str) -> Derivation:
-    """The same rows, recorded as coming from version ``ref``."""
-    return Derivation(
-        tuple(replace(node, version_ref=ref) for node in derivation.nodes),
-        tuple(replace(edge, version_ref=ref) for edge in derivation.edges),
-    )
 
 
 def with_front_matter(text: str, meta: dict[str, Any]) -> str:

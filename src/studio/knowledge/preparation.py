@@ -17,8 +17,9 @@ from studio.knowledge.derivation import derive
 from studio.knowledge.front_matter import artifact_ref, read_front_matter, split_artifact
 from studio.knowledge.item_types import DEFAULT_REGISTRY, ItemTypeRegistry
 from studio.knowledge.lint import check_supersedes, lint_artifact
-from studio.model.knowledge import ArtifactVersion, Derivation, FrontMatter
+from studio.model.knowledge import ArtifactVersion, FrontMatter
 from studio.model.problems import Problem
+from studio.store.knowledge import EncodedDerivation, encode_derivation
 
 CHUNK = 48
 """Files a worker prepares per task."""
@@ -35,8 +36,9 @@ class Prepared:
     text: str
     problems: tuple[Problem, ...] = ()
     front: FrontMatter | None = None
-    derivation: Derivation | None = None
-    """Rows derived under the artifact's own ref (renamed if that ref is taken)."""
+    derivation: EncodedDerivation | None = None
+    """The rows derived from it, in their stored form (which leaves their version out, so
+    they hold whatever ref the artifact lands under)."""
 
 
 def prepare(source: str, text: str, registry: ItemTypeRegistry = DEFAULT_REGISTRY) -> Prepared:
@@ -47,7 +49,8 @@ def prepare(source: str, text: str, registry: ItemTypeRegistry = DEFAULT_REGISTR
     data, body, body_line = split_artifact(text)
     front = read_front_matter(data)
     version = ArtifactVersion(artifact_ref(front), front, "", _UNLANDED)
-    return Prepared(source, text, (), front, derive(version, body, body_line, registry))
+    derivation = derive(version, body, body_line, registry)
+    return Prepared(source, text, (), front, EncodedDerivation(encode_derivation(derivation)))
 
 
 def unresolved_supersedes(prepared: Prepared, landed: set[str]) -> list[Problem]:

@@ -8,9 +8,10 @@ supersedes it; without a time, the heads are the versions nothing supersedes.
 import hashlib
 import json
 from collections.abc import Callable, Iterable, Mapping
+from dataclasses import dataclass
 from datetime import datetime
 from functools import lru_cache
-from operator import attrgetter, itemgetter
+from operator import itemgetter
 from typing import Any
 
 from sqlalchemy import (
@@ -50,8 +51,7 @@ from studio.store.knowledge_schema import (
     SEARCH_TABLE,
     artifact_bodies,
     artifact_versions,
-    kg_edges,
-    kg_nodes,
+    kg_derivations,
     knowledge_metadata,
 )
 
@@ -62,7 +62,16 @@ TITLE_WEIGHT = 2.0
 """bm25 weight of a title match against a body match (1.0)."""
 _BATCH = 500  # refs per IN (...) list, well under SQLite's limit on bound parameters
 
-Landing = tuple[ArtifactVersion, str, Derivation]
+
+@dataclass(frozen=True)
+class EncodedDerivation:
+    """A derivation already in its stored form (made where it was derived, e.g. in a worker
+    process, so the process that writes only hands the text on)."""
+
+    document: str
+
+
+Landing = tuple[ArtifactVersion, str, Derivation | EncodedDerivation]
 """A version to store, the text it was landed with and the graph rows derived from it."""
 
 
@@ -110,7 +119,7 @@ class KnowledgeRepository:
             rows = [_version_values(v, seq) for seq, (v, _, _) in enumerate(landings, last + 1)]
             _store_bodies(connection, {v.sha256: text for v, text, _ in landings})
             _insert_all(connection, artifact_versions, rows)
-            _insert_derived(connection, [derivation for _, _, derivation in landings])
+            _insert_derived(connection, [(v.ref, derivation) for v, _, derivation in landings])
             if self.database.is_sqlite:
                 connection.exec_driver_sql(
                     f"INSERT INTO {SEARCH_TABLE} (rowid, ref, title, body) VALUES (?, ?, ?, ?)",
@@ -185,14 +194,10 @@ class KnowledgeRepository:
         """The graph rows derived from the given versions, by subject, then key or endpoints."""
         wanted = sorted(set(version_refs))
         with self.database.read() as connection:
-            nodes = [
-                _node_from_row(row)
-                for row in _rows_in(connection, select(kg_nodes), kg_nodes.c.version_ref, wanted)
-            ]
-            edges = [
-                _edge_from_row(row)
-                for row in _rows_in(connection, select(kg_edges), kg_edges.c.version_ref, wanted)
-            ]
+            found = _rows_in(
+                connection, select(kg_derivations), kg_derivations.c.version_ref, wanted
+            )
+        nodes, edges = _decoded(found)
         nodes.sort(key=lambda n: (n.subject, n.key, n.version_ref))
         edges.sort(key=lambda e: (e.subject, e.source, e.type, e.target, e.version_ref))
         return nodes, edges
@@ -203,9 +208,10 @@ class KnowledgeRepository:
         with self.database.write() as connection:
             if not _exists(connection, artifact_versions.c.ref == version_ref):
                 raise NotFoundError(f"no artifact version {version_ref} is stored")
-            for derived in (kg_nodes, kg_edges):
-                connection.execute(delete(derived).where(derived.c.version_ref == version_ref))
-            _insert_derived(connection, [derivation])
+            connection.execute(
+                delete(kg_derivations).where(kg_derivations.c.version_ref == version_ref)
+            )
+            _insert_derived(connection, [(version_ref, derivation)])
 
     def rebuild_derived(self, derivations: Mapping[str, Derivation]) -> None:
         """Replace every derived row with fresh derivations by version ref, in one transaction."""
@@ -217,15 +223,13 @@ class KnowledgeRepository:
             )
             if unknown:
                 raise NotFoundError(f"no artifact version {min(unknown)} is stored")
-            connection.execute(delete(kg_edges))
-            connection.execute(delete(kg_nodes))
-            _insert_derived(connection, list(derivations.values()))
+            connection.execute(delete(kg_derivations))
+            _insert_derived(connection, list(derivations.items()))
 
     def clear_derived(self) -> None:
         """Delete every derived graph row (versions and bodies stay), before a rebuild."""
         with self.database.write() as connection:
-            connection.execute(delete(kg_edges))
-            connection.execute(delete(kg_nodes))
+            connection.execute(delete(kg_derivations))
 
     def rebuild_search(self) -> None:
         """Re-index every version for search from the stored bodies (SQLite only)."""
@@ -238,10 +242,9 @@ class KnowledgeRepository:
     def derived_snapshot(self) -> list[tuple]:
         """Every derived row as a tuple, sorted: equal snapshots mean identical graph rows."""
         with self.database.read() as connection:
-            nodes = connection.execute(select(kg_nodes)).all()
-            edges = connection.execute(select(kg_edges)).all()
-        rows = [("node", *_node_tuple(_node_from_row(row))) for row in nodes]
-        rows += [("edge", r.version_ref, r.source, r.type, r.target, r.subject) for r in edges]
+            nodes, edges = _decoded(connection.execute(select(kg_derivations)).all())
+        rows = [("node", *_node_tuple(node)) for node in nodes]
+        rows += [("edge", e.version_ref, e.source, e.type, e.target, e.subject) for e in edges]
         return sorted(rows)
 
     # --- search --------------------------------------------------------------------------
@@ -345,7 +348,8 @@ def _check_landing(version: ArtifactVersion, text: str, derivation: Derivation) 
             f"cannot land {version.ref}: its text has SHA-256 {digest}, "
             f"not the {version.sha256} it was given"
         )
-    _check_derivation(version.ref, derivation)
+    if isinstance(derivation, Derivation):
+        _check_derivation(version.ref, derivation)
 
 
 def _refuse_conflicts(connection: Connection, versions: list[ArtifactVersion]) -> None:
@@ -425,12 +429,44 @@ def _check_derivation(ref: str, derivation: Derivation) -> None:
         raise ValueError(f"the derivation of {ref} has a row twice: {' '.join(twice[1:])}")
 
 
-def _insert_derived(connection: Connection, derivations: list[Derivation]) -> None:
-    """Insert graph rows: GraphNode and GraphEdge fields are named like the table columns."""
-    nodes = [node for derivation in derivations for node in derivation.nodes]
-    edges = [edge for derivation in derivations for edge in derivation.edges]
-    _insert_all(connection, kg_nodes, nodes, attrgetter)
-    _insert_all(connection, kg_edges, edges, attrgetter)
+def _insert_derived(
+    connection: Connection, derivations: list[tuple[str, Derivation | EncodedDerivation]]
+) -> None:
+    """Insert each version's derivation as one document filed under it."""
+    rows = [{"version_ref": ref, "rows": _document(derivation)} for ref, derivation in derivations]
+    _insert_all(connection, kg_derivations, rows)
+
+
+def _document(derivation: Derivation | EncodedDerivation) -> str:
+    if isinstance(derivation, EncodedDerivation):
+        return derivation.document
+    return encode_derivation(derivation)
+
+
+def encode_derivation(derivation: Derivation) -> str:
+    """A derivation as the document stored for its version (rows without their version)."""
+    return json.dumps(
+        {
+            "nodes": [[n.key, n.type, n.label, n.subject, n.data] for n in derivation.nodes],
+            "edges": [[e.source, e.type, e.target, e.subject] for e in derivation.edges],
+        },
+        ensure_ascii=False,
+        separators=(",", ":"),
+    )
+
+
+def _decoded(found: Iterable[Row]) -> tuple[list[GraphNode], list[GraphEdge]]:
+    nodes: list[GraphNode] = []
+    edges: list[GraphEdge] = []
+    for row in found:
+        document, ref = json.loads(row.rows), row.version_ref
+        nodes += [
+            GraphNode(k, t, label, s, ref, data) for k, t, label, s, data in document["nodes"]
+        ]
+        edges += [
+            GraphEdge(source, t, target, s, ref) for source, t, target, s in document["edges"]
+        ]
+    return nodes, edges
 
 
 def _insert_all(
@@ -506,27 +542,6 @@ def _version_from_row(row: Row) -> ArtifactVersion:
         links=tuple(Link(type=link["type"], target=link["target"]) for link in row.links),
     )
     return ArtifactVersion(ref=row.ref, front=front, sha256=row.sha256, landed_at=row.landed_at)
-
-
-def _node_from_row(row: Row) -> GraphNode:
-    return GraphNode(
-        key=row.key,
-        type=row.type,
-        label=row.label,
-        subject=row.subject,
-        version_ref=row.version_ref,
-        data=dict(row.data),
-    )
-
-
-def _edge_from_row(row: Row) -> GraphEdge:
-    return GraphEdge(
-        source=row.source,
-        type=row.type,
-        target=row.target,
-        subject=row.subject,
-        version_ref=row.version_ref,
-    )
 
 
 def _node_tuple(node: GraphNode) -> tuple:
