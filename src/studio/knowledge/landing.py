@@ -45,9 +45,12 @@ class LandingBatch:
         """(subject, id) → (ref, text or None until read) of the heads known so far."""
         self.digests: dict[tuple[str, str, str], str] = {}
         """(subject, id, SHA-256) → ref of versions known so far: the same text lands once."""
+        self.replaced: dict[tuple[str, str], set[str]] = {}
+        """(subject, id) → the refs its known versions supersede."""
         if bulk:  # one query each for every head and every version, not one per artifact
             self.heads = {(v.subject, v.artifact_id): (v.ref, None) for v in repository.heads()}
-            self.digests = {_digest_key(v): v.ref for v in repository.versions()}
+            for version in repository.versions():
+                self._know(version)
         self.bulk = bulk
 
     def __len__(self) -> int:
@@ -83,6 +86,9 @@ class LandingBatch:
         if head_ref is not None and front.supersedes is None:
             if _same_artifact(head_text, text):
                 return head_ref
+            earlier = self._landed_with_supersedes(front.subject, front.id, text)
+            if earlier is not None:
+                return earlier  # an older version, whose supersedes landing added
             text = with_supersedes(text, head_ref)
             front = replace(front, supersedes=head_ref)
         ref = free_ref(artifact_ref(front), self.refs)
@@ -91,7 +97,7 @@ class LandingBatch:
         self.pending.append((version, text, derivation))
         self.refs.add(ref)
         self.heads[(front.subject, front.id)] = (ref, text)
-        self.digests[_digest_key(version)] = ref
+        self._know(version)
         return ref
 
     def commit(self) -> None:
@@ -103,8 +109,24 @@ class LandingBatch:
     def _stored_as(self, subject: str, artifact_id: str, digest: str) -> str | None:
         if not self.bulk and not any(key[:2] == (subject, artifact_id) for key in self.digests):
             for version in self.repository.versions(subject=subject, artifact_id=artifact_id):
-                self.digests[_digest_key(version)] = version.ref
+                self._know(version)
         return self.digests.get((subject, artifact_id, digest))
+
+    def _know(self, version: ArtifactVersion) -> None:
+        self.digests[_digest_key(version)] = version.ref
+        if version.front.supersedes is not None:
+            place = (version.subject, version.artifact_id)
+            self.replaced.setdefault(place, set()).add(version.front.supersedes)
+
+    def _landed_with_supersedes(self, subject: str, artifact_id: str, text: str) -> str | None:
+        """The version that landed from ``text`` (which names no predecessor) with the
+        ``supersedes`` line landing added, if there is one."""
+        for replaced in sorted(self.replaced.get((subject, artifact_id), ())):
+            digest = body_digest(with_supersedes(text, replaced))
+            found = self.digests.get((subject, artifact_id, digest))
+            if found is not None:
+                return found
+        return None
 
     def _head(self, subject: str, artifact_id: str) -> tuple[str | None, str | None]:
         known = self.heads.get((subject, artifact_id))
