@@ -48,8 +48,6 @@ def edges_of(derivation: Derivation) -> set[tuple[str, str, str]]:
     return {(edge.source, edge.type, edge.target) for edge in derivation.edges}
 
 
-
-
 def current_heads() -> list[Derivation]:
     """Derivations of the fixture's versions that nothing supersedes."""
     texts = [path.read_text(encoding="utf-8") for path in sorted(FIXTURE.glob("2026-*.md"))]
