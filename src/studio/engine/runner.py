@@ -132,6 +132,16 @@ class StepRunner:
         self.bus.publish(self.executions.note(execution_id, "approval.decided", node_id, decision))
         return task
 
+    def stop_all(self) -> list[asyncio.Task]:
+        """Stop driving every execution (the app is closing); they stay resumable.
+
+        Returns the stopped tasks, to await: each lets go of its claim and its agents'
+        processes on the way out."""
+        tasks = list(self._active.values())
+        for task in tasks:
+            task.cancel()
+        return tasks
+
     def is_interrupted(self, record: ExecutionRecord) -> bool:
         """Whether an unfinished execution has lost its runner and can be resumed."""
         if record.execution_id in self._active:

@@ -81,6 +81,7 @@ class RunCommands:
             return None
         last = self.workspace.executions.find(workflow_id=workflow.id, limit=1)
         dialog = RunInputDialog(workflow.name, last[0].input if last else None, self)
+        dialog.setAttribute(Qt.WidgetAttribute.WA_DeleteOnClose)
         dialog.accepted.connect(lambda: self.runs.start(workflow.id, dialog.value()))
         self.run_input_dialog = dialog
         dialog.open()
@@ -170,14 +171,20 @@ class RunCommands:
             view = overlay.view if overlay is not None else None
             if view is None or view.is_finished or self.runs.is_driving(view.execution_id):
                 continue
+            if tab.replay_bar.isVisible():
+                continue  # a replay shows a past moment on purpose
             for event in self.workspace.executions.events(view.execution_id, view.last_seq):
                 overlay.apply(event)
+            if overlay.view is not None and overlay.view.is_finished:
+                overlay.fade_later()
 
     def _on_run_started(self, execution_id: str, workflow_id: str) -> None:
         self.collector_pause.hold(execution_id)
         view = self.live_runs[execution_id] = self.run_view(execution_id)
         tab = self._tab_of(workflow_id)
         if tab is not None:
+            if tab.replay_bar.isVisible():
+                tab.replay_bar.close_replay()  # the live run takes the canvas
             self.run_names[execution_id] = tab.editor.document.properties.name
             self.overlay_of(tab).show_view(view.copy())
         self._show_progress(execution_id)

@@ -4,7 +4,7 @@ notice about runs a closed or killed Studio left unfinished. A part of MainWindo
 from PySide6.QtCore import Qt, QTimer
 from PySide6.QtWidgets import QDockWidget, QToolButton
 
-from studio.model.execution import PENDING, RUNNING
+from studio.model.execution import FAILED, PENDING, RUNNING
 from studio.ui.run.approvals_panel import ApprovalsPanel
 from studio.ui.run.compare_view import CompareView
 from studio.ui.run.history_panel import RunHistoryPanel
@@ -120,7 +120,7 @@ class RunPanels:
         """Runs a closed or killed Studio left unfinished: a status-bar button leads to them."""
         unfinished = [
             record
-            for status in (RUNNING, PENDING)
+            for status in (RUNNING, PENDING, FAILED)  # failed: a rollback may be cut short
             for record in self.workspace.executions.find(status=status)
         ]
         interrupted = [r.execution_id for r in unfinished if self.runs.is_interrupted(r)]

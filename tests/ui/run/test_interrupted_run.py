@@ -108,3 +108,36 @@ def test_killed_mid_run_then_reopened_the_run_resumes_to_completion(
     until(run_loop, lambda: "Completed" in history.tree.item_for(record.execution_id).text(0))
     window.runs.shutdown()
     workspace.close()
+
+
+def test_closing_the_window_stops_its_runs_and_leaves_them_resumable(
+    qtbot,
+    studio_data_dir,
+    tmp_path,
+    run_loop,  # noqa: F811
+) -> None:
+    from studio.workspace import Workspace
+    from tests.ui.run.run_loop import drive
+
+    agents = slow_once_agents(tmp_path / "agents", tmp_path)
+    workspace = Workspace(agent_dirs=[agents])
+    workflow = publish(
+        workspace,
+        tmp_path,
+        chain("closing", {"id": "slow", "name": "Slow step", "agentId": "slow-once"}),
+    )
+    window = open_window(qtbot, workspace)
+    window.open_workflow(workflow.id)
+    record = window.runs.start(workflow.id, {"order": 2})
+    pid_file = tmp_path / "child.pid"
+    until(run_loop, lambda: pid_file.exists() and pid_file.read_text().strip())
+    child = int(pid_file.read_text())
+
+    window.close()
+    drive(run_loop, window.runs.stopped())
+
+    wait_for(lambda: process_gone(child), timeout=10)  # the node's process went with the run
+    stored = workspace.executions.get(record.execution_id)
+    assert stored.status == RUNNING and stored.owner is None
+    assert window.runs.runner.is_interrupted(stored)
+    workspace.close()

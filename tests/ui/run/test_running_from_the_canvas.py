@@ -172,3 +172,40 @@ def test_replay_and_compare_open_from_the_runs_panel(qtbot, window, run_loop) ->
     changed = [table.item(row, 6).text() for row in range(table.rowCount())]
     assert any("output" in text for text in changed)
     compare.close()
+
+
+def test_deleting_a_node_during_a_run_and_undoing_keeps_the_overlay_working(
+    qtbot,
+    window,
+    run_loop,  # noqa: F811
+    tmp_path,
+) -> None:
+    from tests.ui.run.history_scenarios import chain, publish
+
+    agents = tmp_path / "agents"
+    agents.mkdir()
+    (agents / "pause.yaml").write_text(
+        "id: pause\nname: Pause\nkind: shell\nsettings:\n  argv: [sh, -c, 'sleep 0.6; cat']\n"
+    )
+    workspace = Workspace(agent_dirs=[agents])
+    window = open_window(qtbot, workspace)
+    workflow = publish(
+        workspace,
+        tmp_path,
+        chain(
+            "edited while running",
+            {"id": "first", "name": "First", "agentId": "pause"},
+            {"id": "second", "name": "Second", "agentId": "pause"},
+        ),
+    )
+    tab = window.open_workflow(workflow.id)
+    record = window.runs.start(workflow.id, {"n": 1})
+    until(run_loop, lambda: badge_texts(tab).get("first", "").startswith("◐ Running"))
+    tab.editor.scene.select_only(["first"])
+    tab.editor.delete_selection()  # the node and its edge leave the canvas mid-run
+    until(run_loop, lambda: badge_texts(tab).get("second", "").startswith("◐ Running"))
+    tab.editor.undo_stack.undo()  # and come back
+    until(run_loop, lambda: not window.runs.is_driving(record.execution_id))
+    texts = badge_texts(tab)
+    assert texts["first"].startswith("✓ Completed") and texts["second"].startswith("✓ Completed")
+    window.runs.shutdown()

@@ -11,10 +11,12 @@ started the child ends, so the event loop must live in a thread that lives as lo
 import asyncio
 import contextlib
 import ctypes
+import functools
 import json
 import os
 import shutil
 import signal
+import subprocess
 import sys
 from collections.abc import Callable, Mapping, Sequence
 from dataclasses import dataclass
@@ -40,7 +42,21 @@ def _load_prctl() -> Any:
 
 
 _PRCTL = _load_prctl()
-_SETPRIV = shutil.which("setpriv") if _PRCTL is not None else None
+
+
+@functools.cache
+def _setpriv() -> str | None:
+    """util-linux's setpriv, when it can ask for the death signal (older ones cannot)."""
+    found = shutil.which("setpriv") if _PRCTL is not None else None
+    if found is None:
+        return None
+    try:
+        probe = subprocess.run(
+            [found, "--pdeathsig", "KILL", "--", "true"], capture_output=True, timeout=5
+        )
+    except (OSError, subprocess.SubprocessError):
+        return None
+    return found if probe.returncode == 0 else None
 
 
 @dataclass(frozen=True)
@@ -141,7 +157,8 @@ def _launch_argv(argv: Sequence[str], env: Mapping[str, str], cwd: str | None) -
     setpriv the hook does the same job more slowly. The command is looked up first, so a
     missing program is still reported as a ProcessStart error naming it.
     """
-    if _SETPRIV is None:
+    setpriv = _setpriv()
+    if setpriv is None:
         return argv
     program = argv[0]
     if os.sep not in program:
@@ -155,7 +172,7 @@ def _launch_argv(argv: Sequence[str], env: Mapping[str, str], cwd: str | None) -
                 "No such file or directory" if not os.path.exists(base) else "Permission denied"
             )
             raise AgentError("ProcessStart", f"cannot start {program!r}: {reason}")
-    return [_SETPRIV, "--pdeathsig", "KILL", "--", *argv]
+    return [setpriv, "--pdeathsig", "KILL", "--", *argv]
 
 
 def _die_with_parent(parent_pid: int) -> Callable[[], None]:

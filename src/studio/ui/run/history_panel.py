@@ -43,7 +43,7 @@ LIST_PAGE, MESSAGE_PAGE = 0, 1
 ACTIONS = (  # key, text, tool tip, button object name
     ("canvas", "Show on canvas", "Show this run on the canvas (Enter)", "showOnCanvasButton"),
     ("replay", "Replay", "Step through this run event by event", "replayButton"),
-    ("rerun", "Re-run", "Run the same version again with the same input", "rerunButton"),
+    ("rerun", "Re-run", "Run again with the same input on the published version", "rerunButton"),
     ("resume", "Resume", "Continue an interrupted run", "resumeRunButton"),
     ("compare", "Compare", "Compare the two selected runs", "compareButton"),
 )

@@ -9,6 +9,7 @@ from collections.abc import Callable
 from datetime import UTC, datetime
 from typing import Any
 
+import shiboken6
 from PySide6.QtCore import QObject, QPointF, QRectF, Qt, QTimer, QVariantAnimation
 from PySide6.QtGui import QBrush, QColor, QPainter, QPainterPath, QPen, QPolygonF
 from PySide6.QtWidgets import QGraphicsItem, QStyleOptionGraphicsItem, QWidget
@@ -31,6 +32,8 @@ from studio.ui.canvas.style import NODE_HEIGHT, NODE_WIDTH
 from studio.ui.run.edge_flow import EdgeFlow
 from studio.ui.run.status_look import decision_look, status_look
 
+REDRAWN_ON = frozenset({"node_added", "edge_added", "reset"})
+"""Document changes after which the run is drawn again on what came back."""
 FADE_AFTER_MS = 10_000
 FADE_DURATION_MS = 800
 TICK_MS = 100
@@ -165,6 +168,9 @@ class RunOverlay(QObject):
         self.fade_timer.timeout.connect(self._fade)
         self.fading: QVariantAnimation | None = None
         self.frozen_now: datetime | None = None  # a replay shows times as of its moment
+        # After the scene has redrawn a node or edge (an undo, a paste, a reload) draw the run
+        # on it again; the scene subscribed first, so its items exist by then.
+        scene.document.subscribe(self._document_changed)
 
     @property
     def execution_id(self) -> str | None:
@@ -174,6 +180,7 @@ class RunOverlay(QObject):
     def show_view(self, view: RunView, at: datetime | None = None) -> None:
         """Draw a whole view (a run opened from history, or a replay at ``at``)."""
         self._stop_fading()
+        self._prune()
         self.view, self.frozen_now = view, at
         for node_id in list(self.badges):
             if node_id not in view.nodes:
@@ -188,6 +195,7 @@ class RunOverlay(QObject):
         if self.view is None or event.execution_id != self.view.execution_id:
             return
         self._stop_fading()
+        self._prune()
         node_id = self.view.apply(event)
         if node_id is not None:
             self._draw_node(node_id)
@@ -196,6 +204,7 @@ class RunOverlay(QObject):
 
     def set_heat(self, seconds: dict[str, float] | None) -> None:
         """Tint nodes by how long they took (a heat map), or remove the tint."""
+        self._prune()
         longest = max((s for s in (seconds or {}).values()), default=0.0)
         for node_id, badge in self.badges.items():
             value = (seconds or {}).get(node_id)
@@ -210,6 +219,7 @@ class RunOverlay(QObject):
         """Remove every badge and edge highlight."""
         self._stop_fading()
         self.ticker.stop()
+        self._prune()
         for node_id in list(self.badges):
             self._remove_badge(node_id)
         for edge_id in list(self.flows):
@@ -222,6 +232,27 @@ class RunOverlay(QObject):
         return self.view is not None
 
     # Nodes ------------------------------------------------------------------------------
+
+    def _document_changed(self, event) -> None:
+        if self.view is None or event.kind not in REDRAWN_ON:
+            return
+        self._prune()
+        for node_id in self.view.nodes:
+            if node_id not in self.badges:
+                self._draw_node(node_id)
+        self._draw_flows()
+
+    def _prune(self) -> None:
+        """Forget badges and edge marks whose node or edge left the canvas (deleted, or the
+        scene was rebuilt by an undo or a reload): Qt deleted them with their item."""
+        for node_id, badge in list(self.badges.items()):
+            item = self.scene.node_items.get(node_id)
+            if not shiboken6.isValid(badge) or badge.parentItem() is not item:
+                del self.badges[node_id]
+        for edge_id, flow in list(self.flows.items()):
+            edge = self.scene.edge_items.get(edge_id)
+            if not shiboken6.isValid(flow.label) or flow.edge is not edge:
+                del self.flows[edge_id]
 
     def _badge(self, node_id: str) -> NodeBadge | None:
         item = self.scene.node_items.get(node_id)
@@ -309,6 +340,7 @@ class RunOverlay(QObject):
             self.ticker.stop()
 
     def _tick(self) -> None:
+        self._prune()
         now = self._now()
         for badge in self.badges.values():
             if badge.view.status in ANIMATED:
@@ -322,6 +354,7 @@ class RunOverlay(QObject):
         self.fading.start()
 
     def _set_opacity(self, value: float) -> None:
+        self._prune()
         for badge in self.badges.values():
             badge.setOpacity(value)
         for flow in self.flows.values():

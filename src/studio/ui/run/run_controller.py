@@ -102,6 +102,7 @@ class RunController(QObject):
         for future in list(self._tasks.values()):
             future.cancel()
             self._stopping.append(future)
+        self._stopping.extend(self.runner.stop_all())
 
     async def stopped(self) -> None:
         """Wait until the runs cancelled by ``shutdown`` have let go of their executions."""
