@@ -21,9 +21,16 @@ from studio.engine.overrides import effective_overrides
 from studio.engine.retry import calculate_backoff, should_retry
 from studio.engine.transitions import TransitionRecorder
 from studio.model import AgentDefinition, AgentRegistry, Node, Workflow
-from studio.model.execution import CANCELLED, COMPLETED, FAILED, RETRYING, RUNNING, WAITING
+from studio.model.execution import (
+    CANCELLED,
+    COMPLETED,
+    FAILED,
+    RETRYING,
+    RUNNING,
+    WAITING,
+    item_count,
+)
 from studio.model.governance import GovernanceSettings, classified
-from studio.model.run_view import item_count
 from studio.store import ExecutionRepository
 from studio.store.schema import utc_now
 

@@ -152,5 +152,14 @@ class ExecutionEvent:
         }
 
 
+def item_count(output: Any) -> int:
+    """How many items an output carries: a list's length, nothing for None, else one."""
+    if output is None:
+        return 0
+    if isinstance(output, list):
+        return len(output)
+    return 1
+
+
 def _iso(moment: datetime | None) -> str | None:
     return moment.isoformat().replace("+00:00", "Z") if moment else None

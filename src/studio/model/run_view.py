@@ -265,12 +265,3 @@ def _decided(node: NodeView, payload: dict[str, Any]) -> NodeView:
         decided_by=payload.get("by"),
         comment=payload.get("comment"),
     )
-
-
-def item_count(output: Any) -> int:
-    """How many items an output carries: a list's length, nothing for None, else one."""
-    if output is None:
-        return 0
-    if isinstance(output, list):
-        return len(output)
-    return 1

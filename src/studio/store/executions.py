@@ -40,8 +40,8 @@ from studio.model.execution import (
     ExecutionEvent,
     ExecutionRecord,
     NodeResult,
+    item_count,
 )
-from studio.model.run_view import item_count
 from studio.store.compensation_records import CompensationRecords
 from studio.store.database import Database
 from studio.store.driver_statements import DriverStatement, compile_for_driver
@@ -141,6 +141,14 @@ class ExecutionRepository(ExecutionClaims, CompensationRecords):
             query = query.where(executions.c.status == status)
         with self.database.read() as connection:
             return [_execution_record(row) for row in connection.execute(query)]
+
+    def node_output(self, execution_id: str, node_id: str) -> Any:
+        """One node's recorded output (None if it has none), without reading the others."""
+        query = select(node_results.c.output).where(
+            node_results.c.execution_id == execution_id, node_results.c.node_id == node_id
+        )
+        with self.database.read() as connection:
+            return connection.execute(query).scalar()
 
     def node_ids(self, execution_id: str) -> list[str]:
         """The ids of the execution's nodes in workflow order (compensations not included)."""

@@ -251,8 +251,7 @@ class RunCommands:
         return name
 
     def _node_output(self, execution_id: str, node_id: str) -> Any:
-        result = self.workspace.executions.get(execution_id).node_results.get(node_id)
-        return result.output if result else None
+        return self.workspace.executions.node_output(execution_id, node_id)
 
     def _shown_execution(self) -> str | None:
         tab = self.current_tab()

@@ -125,20 +125,21 @@ class RunPanels:
         ]
         interrupted = [r.execution_id for r in unfinished if self.runs.is_interrupted(r)]
         if interrupted:
-            count = len(interrupted)
             button = QToolButton(objectName="interruptedRunsButton")
-            button.setText(f"⏹ {count} interrupted run{'s' if count > 1 else ''} · Show")
             button.setToolTip("Runs that stopped when Studio closed; they can be resumed")
-            button.clicked.connect(lambda: self._show_interrupted(interrupted[0], button))
+            button.clicked.connect(lambda: self._show_interrupted(interrupted, button))
             self.statusBar().addPermanentWidget(button)
             self.interrupted_button = button
+            _count_interrupted(button, interrupted)
         return interrupted
 
-    def _show_interrupted(self, execution_id: str, button: QToolButton) -> None:
+    def _show_interrupted(self, interrupted: list[str], button: QToolButton) -> None:
+        """Show the next interrupted run; the button stays while others are left."""
+        execution_id = interrupted.pop(0)
         self.show_execution(execution_id)
         self.show_history_of_current()
         self.history.select_execution(execution_id)
-        button.hide()
+        _count_interrupted(button, interrupted)
 
     # Keeping the panels current -----------------------------------------------------------
 
@@ -166,3 +167,9 @@ class RunPanels:
 
     def _show_approval_count(self, count: int) -> None:
         self.approvals_dock.setWindowTitle(f"Approvals ({count})" if count else "Approvals")
+
+
+def _count_interrupted(button: QToolButton, interrupted: list[str]) -> None:
+    count = len(interrupted)
+    button.setVisible(count > 0)
+    button.setText(f"⏹ {count} interrupted run{'s' if count > 1 else ''} · Show")

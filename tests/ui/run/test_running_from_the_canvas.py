@@ -4,7 +4,8 @@ to completed on the overlay, the overlay fades after the run, and the run stays 
 from pathlib import Path
 
 import pytest
-from PySide6.QtCore import Qt
+from PySide6.QtCore import QEvent, Qt
+from PySide6.QtWidgets import QGraphicsSceneHoverEvent
 
 from studio.ui.run import overlay as overlay_module
 from studio.ui.run.overlay import NodeBadge
@@ -63,6 +64,10 @@ def test_echo_demo_runs_from_the_canvas(qtbot, window, run_loop, monkeypatch) ->
     # The edge carried one item.
     (flow,) = tab.overlay.flows.values()
     assert flow.label.text.text() == "1 item"
+    # Hovering the label previews what went through the edge.
+    hover = QGraphicsSceneHoverEvent(QEvent.Type.GraphicsSceneHoverEnter)
+    flow.label.hoverEnterEvent(hover)
+    assert "hello from the canvas" in flow.label.toolTip()
 
     # Still shown right after the run; gone after the fade; one click brings it back.
     assert tab.overlay.is_shown
