@@ -189,6 +189,52 @@ def test_show_as_of_a_time_between_shows_the_older_title(two_versions: tuple[str
     assert OLD_TITLE in text and NEW_TITLE not in text
 
 
+def test_landing_a_version_again_says_it_had_landed_and_stores_nothing(
+    two_versions: tuple[str, str],
+) -> None:
+    first, second = two_versions
+
+    again = kg("land", str(STORIES))
+
+    assert again.stdout.strip() == first
+    assert again.stderr.strip() == f"already landed as {first}; the current head is {second}"
+    assert kg_json("land", str(STORIES)) == {"ref": first, "alreadyLanded": True, "head": second}
+    assert len(kg_json("history", SUBJECT, "stories")) == 2
+
+
+def test_landing_the_head_again_says_it_had_landed() -> None:
+    ref = kg("land", str(STORIES)).stdout.strip()
+
+    again = kg("land", str(STORIES))
+
+    assert again.stdout.strip() == ref
+    assert again.stderr.strip() == f"already landed as {ref}"
+    assert kg_json("land", str(STORIES)) == {"ref": ref, "alreadyLanded": True, "head": ref}
+    assert len(kg_json("history", SUBJECT, "stories")) == 1
+
+
+def test_superseding_an_old_version_is_refused_in_a_few_clear_lines(
+    two_versions: tuple[str, str], tmp_path: Path
+) -> None:
+    first, second = two_versions
+    fork = STORIES.read_text("utf-8").replace(
+        "created_at: 2026-09-09T11:00:00Z",
+        f"supersedes: {first}\ncreated_at: 2026-09-16T08:00:00Z",
+    )
+
+    result = kg("land", str(write(tmp_path / "fork.md", fork)), expect=1)
+
+    assert result.stdout == ""
+    assert "Traceback" not in result.stderr
+    lines = result.stderr.splitlines()
+    assert lines[0] == f"studio: {tmp_path / 'fork.md'} was not landed (1 problem(s)):"
+    assert lines[1].startswith("  error: front matter: supersedes: ")
+    assert f"only the current version {second} can be superseded" in lines[1]
+    assert lines[1].endswith("[kg.supersedes.not_head]")
+    assert len(lines) == 2
+    assert len(kg_json("history", SUBJECT, "stories")) == 2
+
+
 def test_diff_between_the_versions_shows_the_changed_node(two_versions: tuple[str, str]) -> None:
     first, second = two_versions
 
@@ -222,6 +268,22 @@ def test_search_finds_a_word_in_the_current_artifacts() -> None:
     old = kg_json("search", "loyalty", "--as-of", "2026-09-05")
     assert [hit["ref"] for hit in old] == [f"{SUBJECT}/requirements/2026-09-01-requirements.md"]
     nothing = kg("search", "parchment")
+    assert nothing.stdout == "" and "nothing matches" in nothing.stderr
+
+
+def test_search_finds_identifiers_as_written() -> None:
+    ingest()
+
+    result = kg("search", "REQ-1")
+
+    refs = [line for line in result.stdout.splitlines() if not line.startswith(" ")]
+    assert sorted(refs) == [
+        f"{SUBJECT}/requirements/2026-09-08-requirements.md",
+        f"{SUBJECT}/stories/2026-09-09-stories.md",
+    ]
+    assert "«REQ-1»" in result.stdout
+    assert len(kg_json("search", "checkout-redesign")) == EXPECTED["logical_artifacts"]
+    nothing = kg("search", "plan.md")
     assert nothing.stdout == "" and "nothing matches" in nothing.stderr
 
 

@@ -6,6 +6,7 @@ current heads, the traceability edges of the projection and the coverage gaps. R
 derived rows from the stored text gives the rows landing gave, every time.
 """
 
+import re
 from collections import Counter
 from datetime import UTC, datetime
 from pathlib import Path
@@ -165,3 +166,62 @@ def test_ingesting_the_folder_again_lands_nothing(
     assert sorted(again) == sorted(landed.values())
     assert len(knowledge.repository.versions()) == EXPECTED["artifact_versions"]
     assert knowledge.repository.derived_snapshot() == rows
+
+
+REVIEW = """\
+---
+id: review
+kind: review-notes
+subject: checkout-redesign
+title: Review notes
+produced_by: {capability: review}
+created_at: 2026-09-12T10:00:00Z
+---
+# Review notes
+
+The units are planned in 2026-09-11-unit-plan.md; REQ-1 is covered by two stories.
+"""
+"""Names a file of the corpus, so that ``plan.md`` is in some current artifact."""
+
+
+def containing(knowledge: KnowledgeBase, words: str) -> set[str]:
+    """The current artifacts whose text has ``words`` between non-alphanumerics."""
+    pattern = re.compile(rf"(?<![a-z0-9]){re.escape(words)}(?![a-z0-9])", re.IGNORECASE)
+    return {v.ref for v in knowledge.list() if pattern.search(knowledge.resolve(v.ref))}
+
+
+@pytest.mark.parametrize(
+    ("query", "files"),
+    [
+        ("REQ-1", {"2026-09-08-requirements.md", "2026-09-09-stories.md", "review"}),
+        ("checkout-redesign", None),  # the subject of every artifact
+        ("plan.md", {"review"}),
+    ],
+)
+def test_search_finds_identifiers_as_written(
+    knowledge: KnowledgeBase, landed: dict[str, str], query: str, files: set[str] | None
+) -> None:
+    review = knowledge.land(REVIEW)
+    if files is None:
+        expected = {version.ref for version in knowledge.list()}
+    else:
+        expected = {review if name == "review" else landed[name] for name in files}
+
+    found = {hit.version.ref for hit in knowledge.search(query)}
+
+    assert found == expected == containing(knowledge, query)
+
+
+def test_search_in_fts5_syntax_is_used_as_written(
+    knowledge: KnowledgeBase, landed: dict[str, str]
+) -> None:
+    def found(query: str) -> set[str]:
+        return {hit.version.ref for hit in knowledge.search(query)}
+
+    stories, unit_plan = landed["2026-09-09-stories.md"], landed["2026-09-11-unit-plan.md"]
+    assert found("title:construction") == {unit_plan}
+    assert found("constr*") == {unit_plan}
+    assert found('"guest payment flow"') == {unit_plan}
+    assert found("guest NOT payment") == found("guest") - found("payment")
+    assert stories in found("guest") and found("guest NOT payment")
+    assert found("loyalty OR construction") == found("loyalty") | found("construction")

@@ -15,8 +15,8 @@ from sqlalchemy import text as sql
 
 from studio.knowledge import lint
 from studio.knowledge.front_matter import split_artifact
-from studio.knowledge.knowledge_base import KnowledgeBase
-from studio.knowledge.landing import ArtifactRejectedError
+from studio.knowledge.knowledge_base import KnowledgeBase, Landed
+from studio.knowledge.landing import ArtifactRejectedError, with_supersedes
 from studio.store import ArtifactIntegrityError
 from studio.workspace import Workspace
 from tests.knowledge.test_lint import BASE, CASES, PREVIOUS
@@ -81,7 +81,7 @@ def lint_codes() -> set[str]:
     """Every problem code lint.py can report, read from its source."""
     source = Path(lint.__file__).read_text(encoding="utf-8")
     literal = set(re.findall(r'"(kg\.[a-z_]+\.[a-z_]+)"', source))
-    kebab = {f"kg.front_matter.{name}" for name in ("subject", "id")}  # f"kg.front_matter.{name}"
+    kebab = {f"kg.front_matter.{name}" for name in ("subject", "id", "kind")}  # _check_kebab
     return literal | kebab
 
 
@@ -358,3 +358,225 @@ def test_ingesting_a_folder_of_versions_twice_adds_nothing(
 
     assert counts(knowledge) == before
     assert [version.ref for version in knowledge.history(SUBJECT, ID)] == refs
+
+
+# --- supersedes: what a new version may replace ----------------------------------------------
+
+
+def with_front_line(text: str, line: str) -> str:
+    """``text`` with one more front matter line, just after the ``id`` line."""
+    return text.replace("\nkind:", f"\n{line}\nkind:", 1)
+
+
+@pytest.mark.parametrize("value", ["", " null", " ~", " ''"], ids=["blank", "null", "~", "''"])
+def test_an_empty_supersedes_is_refused_and_the_store_stays_rebuildable(
+    knowledge: KnowledgeBase, value: str
+) -> None:
+    first = knowledge.land(FIRST)
+    before = counts(knowledge)
+
+    with pytest.raises(ArtifactRejectedError) as refused:
+        knowledge.land(with_front_line(SECOND, f"supersedes:{value}"), source="second.md")
+
+    (problem,) = refused.value.problems
+    assert problem.code == "kg.supersedes.empty"
+    assert "'supersedes' is empty" in str(refused.value)
+    assert counts(knowledge) == before
+    assert [version.ref for version in knowledge.list()] == [first]
+    assert knowledge.rebuild() == 1
+    assert knowledge.land(SECOND) != first  # the artifact can still take new versions
+
+
+@pytest.mark.parametrize(
+    "line",
+    ["supersedes:", "supersedes: null", "supersedes: ''", '"supersedes": ~', "supersedes: >\n  x"],
+)
+def test_adding_supersedes_replaces_a_key_the_text_has(line: str) -> None:
+    ref = "checkout-redesign/requirements/2026-09-01-requirements.md"
+    text = with_front_line(SECOND, line)
+
+    changed = with_supersedes(text, ref)
+
+    data, _body, _line = split_artifact(changed)  # no "duplicate key 'supersedes'"
+    assert data["supersedes"] == ref
+    assert changed == with_front_line(SECOND, f"supersedes: {ref}")  # nothing else touched
+
+
+def test_adding_supersedes_to_front_matter_in_flow_style_keeps_one_key() -> None:
+    text = "---\n{id: notes, kind: notes, supersedes: null}\n---\n# Notes\n"
+
+    data, body, _line = split_artifact(with_supersedes(text, "s/notes/2026-01-01-notes.md"))
+
+    assert data == {"id": "notes", "kind": "notes", "supersedes": "s/notes/2026-01-01-notes.md"}
+    assert body == "# Notes\n"
+
+
+PLAN = """\
+---
+id: plan
+kind: plan
+subject: alpha
+title: Alpha plan
+produced_by: {capability: planning}
+created_at: 2026-09-01T10:00:00Z
+---
+# Alpha plan
+"""
+
+NOTES = """\
+---
+id: notes
+kind: notes
+subject: beta
+title: Beta notes
+produced_by: {capability: writing}
+created_at: 2026-09-03T10:00:00Z
+---
+# Beta notes
+"""
+
+
+@pytest.mark.parametrize(
+    ("subject", "artifact_id"), [("beta", "notes"), ("alpha", "notes")], ids=["subject", "id"]
+)
+def test_a_version_of_another_artifact_cannot_be_superseded(
+    knowledge: KnowledgeBase, subject: str, artifact_id: str
+) -> None:
+    plan = knowledge.land(PLAN)
+    beta_notes = knowledge.land(NOTES)
+    before = counts(knowledge)
+    text = NOTES.replace("subject: beta", f"subject: {subject}")
+    text = text.replace("id: notes", f"id: {artifact_id}").replace("03T10", "05T10")
+
+    with pytest.raises(ArtifactRejectedError) as refused:
+        knowledge.land(with_front_line(text, f"supersedes: {plan}"), source="notes.md")
+
+    (problem,) = refused.value.problems
+    assert problem.code == "kg.supersedes.other_artifact"
+    assert f"supersedes '{plan}', a version of 'alpha/plan', not of " in problem.message
+    assert counts(knowledge) == before
+    assert [version.ref for version in knowledge.list()] == [plan, beta_notes]  # alpha/plan too
+
+
+def test_superseding_a_version_that_is_no_longer_current_is_refused(
+    knowledge: KnowledgeBase, two_versions: tuple[str, str]
+) -> None:
+    first, second = two_versions
+    before = counts(knowledge)
+    fork = with_front_line(THIRD, f"supersedes: {first}")
+
+    with pytest.raises(ArtifactRejectedError) as refused:
+        knowledge.land(fork, source="third.md")
+
+    (problem,) = refused.value.problems
+    assert problem.code == "kg.supersedes.not_head"
+    assert problem.message == (
+        f"supersedes '{first}', which {second} supersedes already: only the current version "
+        f"{second} can be superseded (name it, or leave 'supersedes' out)"
+    )
+    assert counts(knowledge) == before
+    assert knowledge.land(with_front_line(THIRD, f"supersedes: {second}")) != second
+
+
+def test_an_ingest_stops_at_a_file_superseding_an_old_version_keeping_those_before(
+    knowledge: KnowledgeBase, tmp_path: Path
+) -> None:
+    write = Path.write_text
+    write(tmp_path / "1.md", FIRST)
+    write(tmp_path / "2.md", SECOND)
+    first = "checkout-redesign/requirements/2026-09-01-requirements.md"
+    write(tmp_path / "3.md", with_front_line(THIRD, f"supersedes: {first}"))
+
+    with pytest.raises(ArtifactRejectedError) as refused:
+        knowledge.ingest(tmp_path)
+
+    assert [problem.code for problem in refused.value.problems] == ["kg.supersedes.not_head"]
+    assert str(refused.value).startswith(f"{tmp_path / '3.md'} was not landed")
+    assert [v.ref for v in knowledge.history(SUBJECT, ID)] == [
+        first,
+        "checkout-redesign/requirements/2026-09-08-requirements.md",
+    ]
+
+
+def test_a_version_dated_before_the_current_one_is_refused(knowledge: KnowledgeBase) -> None:
+    second = knowledge.land(SECOND)
+    before = counts(knowledge)
+
+    with pytest.raises(ArtifactRejectedError) as refused:
+        knowledge.land(FIRST, source="first.md")
+
+    (problem,) = refused.value.problems
+    assert problem.code == "kg.supersedes.earlier"
+    assert problem.message.startswith(
+        "created_at 2026-09-01T10:00:00Z is earlier than the version it supersedes "
+        f"({second}, created 2026-09-08T09:30:00Z)"
+    )
+    assert counts(knowledge) == before
+    assert knowledge.list(as_of=BETWEEN) == []  # nothing claims to have been current then
+    assert [version.ref for version in knowledge.list()] == [second]
+
+
+def test_a_kind_with_path_segments_is_refused(knowledge: KnowledgeBase) -> None:
+    text = FIRST.replace("kind: requirements", 'kind: "a/../../b c"')
+
+    with pytest.raises(ArtifactRejectedError) as refused:
+        knowledge.land(text)
+
+    assert [problem.code for problem in refused.value.problems] == ["kg.front_matter.kind"]
+    assert "kind 'a/../../b c' must be kebab-case" in str(refused.value)
+    assert knowledge.repository.refs() == set()
+
+
+def test_lint_reports_what_landing_would_refuse(
+    knowledge: KnowledgeBase, two_versions: tuple[str, str]
+) -> None:
+    first, _second = two_versions
+
+    def codes(text: str) -> list[str]:
+        return [problem.code for problem in knowledge.lint(text)]
+
+    assert codes(FIRST.replace("five pages", "four pages")) == ["kg.supersedes.earlier"]
+    assert codes(with_front_line(THIRD, f"supersedes: {first}")) == ["kg.supersedes.not_head"]
+    other = with_front_line(PLAN, f"supersedes: {first}")
+    assert codes(other) == ["kg.supersedes.other_artifact"]
+    assert codes(FIRST) == []  # landed already: landing it again changes nothing
+    assert codes(THIRD) == []
+    assert len(knowledge.repository.refs()) == 2  # linting stores nothing
+
+
+# --- landing again, ingest order --------------------------------------------------------------
+
+
+def test_landing_a_stored_text_again_tells_which_version_it_is_and_the_head(
+    knowledge: KnowledgeBase, two_versions: tuple[str, str]
+) -> None:
+    first, second = two_versions
+
+    assert knowledge.land_text(THIRD) == Landed(third := knowledge.list()[0].ref, True, third)
+    assert third != second
+    assert knowledge.land_text(THIRD) == Landed(third, False, third)
+    assert knowledge.land_text(FIRST) == Landed(first, False, third)
+    assert knowledge.land_text(knowledge.resolve(second)) == Landed(second, False, third)
+
+
+def test_ingest_orders_files_by_the_moment_their_created_at_names(
+    knowledge: KnowledgeBase, tmp_path: Path
+) -> None:
+    """07:30 UTC written with an offset and a space sorts before 06:00 UTC as text."""
+    later = FIRST.replace("2026-09-01T10:00:00Z", "2026-09-08 09:30:00+02:00")
+    earlier = FIRST.replace("2026-09-01T10:00:00Z", "2026-09-08T06:00:00Z").replace(
+        "five pages", "six pages"
+    )
+    (tmp_path / "a-later.md").write_text(later, encoding="utf-8")
+    (tmp_path / "b-earlier.md").write_text(earlier, encoding="utf-8")
+    (tmp_path / "c-undated.md").write_text("# Not an artifact\n", encoding="utf-8")
+    landed: list[str] = []
+
+    with pytest.raises(ArtifactRejectedError, match=r"c-undated\.md was not landed"):
+        knowledge.ingest(tmp_path, lambda _done, _total, path: landed.append(path.name))
+
+    assert landed == ["b-earlier.md", "a-later.md"]  # the undated one last
+    history = knowledge.history(SUBJECT, ID)
+    assert knowledge.resolve(history[0].ref) == earlier
+    assert [version.ref for version in knowledge.list()] == [history[1].ref]
+    assert history[1].front.supersedes == history[0].ref

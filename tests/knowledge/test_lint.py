@@ -1,17 +1,30 @@
 """The land-time lint: each rule caught on its own, every problem reported, the fixture clean."""
 
+import dataclasses
 from collections.abc import Callable
+from datetime import UTC, datetime
 from pathlib import Path
 
 import pytest
 
 from studio.knowledge.front_matter import artifact_ref, read_front_matter, split_artifact
 from studio.knowledge.lint import lint_artifact
+from studio.model.knowledge import FrontMatter
 
 FIXTURE = Path(__file__).resolve().parent / "fixtures" / "checkout-redesign"
 
 PREVIOUS = "checkout-redesign/stories/2026-09-01-stories.md"
-KNOWN = {PREVIOUS}
+KNOWN = {
+    PREVIOUS: FrontMatter(
+        id="stories",
+        kind="stories",
+        subject="checkout-redesign",
+        title="User stories (first cut)",
+        produced_by={"capability": "analysis"},
+        created_at=datetime(2026, 9, 1, 9, tzinfo=UTC),
+    )
+}
+"""The landed versions, with the front matter of each: BASE supersedes the one there is."""
 
 BASE = """\
 ---
@@ -117,6 +130,31 @@ CASES = {
         "kg.front_matter.subject",
     ),
     "id not kebab-case": (replace("id: stories", "id: user--stories"), "kg.front_matter.id"),
+    "kind with path segments": (
+        replace("kind: stories", 'kind: "a/../../b c"'),
+        "kg.front_matter.kind",
+    ),
+    "kind not kebab-case": (replace("kind: stories", "kind: User_Stories"), "kg.front_matter.kind"),
+    "supersedes empty": (
+        replace("supersedes: 2026-09-01-stories.md", "supersedes:"),
+        "kg.supersedes.empty",
+    ),
+    "supersedes null": (
+        replace("supersedes: 2026-09-01-stories.md", "supersedes: null"),
+        "kg.supersedes.empty",
+    ),
+    "supersedes blank text": (
+        replace("supersedes: 2026-09-01-stories.md", "supersedes: ' '"),
+        "kg.supersedes.empty",
+    ),
+    "supersedes another artifact's version": (
+        replace("id: stories\n", "id: user-stories\n"),
+        "kg.supersedes.other_artifact",
+    ),
+    "created_at before the version it supersedes": (
+        replace("2026-09-09T11:00:00Z", "2026-08-31T11:00:00Z"),
+        "kg.supersedes.earlier",
+    ),
     "supersedes unresolved": (
         replace("2026-09-01-stories.md", "2026-08-01-stories.md"),
         "kg.supersedes.unresolved",
@@ -276,3 +314,34 @@ def test_the_fixture_folder_lints_clean_in_date_order() -> None:
 
         landed.add(artifact_ref(read_front_matter(split_artifact(text)[0])))
     assert len(landed) == 6
+
+
+def test_a_supersedes_of_another_subject_names_both_artifacts() -> None:
+    other = "billing/notes/2026-08-01-notes.md"
+    known = {other: dataclasses.replace(KNOWN[PREVIOUS], subject="billing", id="notes")}
+    text = BASE.replace("2026-09-01-stories.md", other)
+
+    (problem,) = lint_artifact(text, known_refs=known)
+
+    assert problem.code == "kg.supersedes.other_artifact"
+    assert problem.path == "front matter: supersedes"
+    assert f"supersedes '{other}', a version of 'billing/notes', not of " in problem.message
+    assert "'checkout-redesign/stories'" in problem.message
+
+
+def test_a_backdated_version_is_refused_with_both_dates() -> None:
+    text = BASE.replace("2026-09-09T11:00:00Z", "2026-09-01T08:59:00+00:00")
+
+    (problem,) = lint_artifact(text, known_refs=KNOWN)
+
+    assert problem.path == "front matter: created_at"
+    assert problem.message.startswith(
+        "created_at 2026-09-01T08:59:00Z is earlier than the version it supersedes "
+        f"({PREVIOUS}, created 2026-09-01T09:00:00Z)"
+    )
+
+
+def test_a_version_dated_with_the_one_it_supersedes_is_clean() -> None:
+    text = BASE.replace("2026-09-09T11:00:00Z", "2026-09-01T11:00:00+02:00")  # 09:00 UTC
+
+    assert lint_artifact(text, known_refs=KNOWN) == []

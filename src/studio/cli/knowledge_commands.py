@@ -18,17 +18,22 @@ from studio.model.knowledge import ArtifactVersion
 
 
 def kg_land(args: argparse.Namespace) -> int:
-    """``studio kg land FILE``: lint and land one artifact; prints its ref."""
+    """``studio kg land FILE``: lint and land one artifact; prints its ref, and says so on
+    stderr when that exact text had landed already (nothing new is stored then)."""
     text = _read(Path(args.file))
     if text is None:
         return fail(f"cannot read {args.file}")
     try:
-        ref = _knowledge(args).land(text, source=args.file)
+        landed = _knowledge(args).land_text(text, source=args.file)
     except ArtifactRejectedError as rejected:
         return _rejected(rejected, args.json)
     except StudioError as failure:
         return fail(str(failure), EXIT_INVALID)
-    _print(args, {"ref": ref}, ref)
+    data = {"ref": landed.ref, "alreadyLanded": not landed.new, "head": landed.head}
+    _print(args, data, landed.ref)
+    if not landed.new:
+        later = f"; the current head is {landed.head}" if landed.head != landed.ref else ""
+        print(f"already landed as {landed.ref}{later}", file=sys.stderr)
     return EXIT_OK
 
 

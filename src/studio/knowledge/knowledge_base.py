@@ -6,25 +6,44 @@ from __future__ import annotations
 
 import re
 from collections.abc import Callable
+from contextlib import closing, suppress
 from dataclasses import dataclass
-from datetime import datetime
+from datetime import UTC, datetime
 from pathlib import Path
 from typing import Any
 
 from studio.knowledge.derivation import derive
-from studio.knowledge.front_matter import split_artifact
+from studio.knowledge.front_matter import (
+    ArtifactFormatError,
+    load_yaml,
+    parse_created_at,
+    split_artifact,
+)
 from studio.knowledge.insight import Gap, Suspect, coverage_gaps, suspect_links
 from studio.knowledge.item_types import DEFAULT_REGISTRY, ItemTypeRegistry
-from studio.knowledge.landing import LandingBatch
+from studio.knowledge.landing import ArtifactRejectedError, LandingBatch
 from studio.knowledge.lint import lint_artifact
 from studio.knowledge.preparation import prepare_files
 from studio.knowledge.projection import GraphDiff, Projection, ViewOptions, diff, project
-from studio.model.knowledge import ArtifactVersion
+from studio.model.knowledge import ArtifactVersion, FrontMatter
 from studio.model.problems import Problem
 from studio.store.knowledge import KnowledgeRepository
 
 INGEST_BATCH = 250
 """Artifacts stored per write transaction when a folder is ingested."""
+
+
+@dataclass(frozen=True)
+class Landed:
+    """What landing one artifact did."""
+
+    ref: str
+    """The version the text is stored as."""
+    new: bool
+    """False when this text had landed already (as ``ref``) and nothing was stored."""
+    head: str
+    """The current version of the artifact: ``ref``, unless an older version's text was
+    landed again."""
 
 
 @dataclass(frozen=True)
@@ -47,18 +66,40 @@ class KnowledgeBase:
 
     def lint(self, text: str) -> list[Problem]:
         """Every problem that would stop ``text`` from landing."""
-        return lint_artifact(text, known_refs=self.repository.refs(), registry=self.registry)
+        problems = lint_artifact(text, known_refs=self._front_of, registry=self.registry)
+        if problems:
+            return problems
+        try:  # what only landing finds: superseding by default a version dated later
+            LandingBatch(self.repository, self.registry).add(text)
+        except ArtifactRejectedError as rejected:
+            return rejected.problems
+        return []
 
     def land(self, text: str, meta: dict[str, Any] | None = None, source: str = "artifact") -> str:
         """Land an artifact and return its ref; raises ArtifactRejectedError, storing nothing.
 
         ``meta`` overrides front matter fields (the engine's provenance goes in this way).
         A second landing of the same subject and id supersedes the current head; landing
-        the head's exact text again changes nothing and returns the head's ref."""
+        the exact text of a version stored already changes nothing and returns its ref."""
+        return self.land_text(text, meta, source).ref
+
+    def land_text(
+        self, text: str, meta: dict[str, Any] | None = None, source: str = "artifact"
+    ) -> Landed:
+        """Land an artifact as ``land`` does, and tell whether anything new was stored."""
         batch = LandingBatch(self.repository, self.registry)
         ref = batch.add(text, meta, source)
+        new = len(batch) > 0
         batch.commit()
-        return ref
+        if new:
+            return Landed(ref, True, ref)
+        version = self.repository.version(ref)
+        head = None if version is None else self.repository.head_of(*_artifact_of(version))
+        return Landed(ref, False, ref if head is None else head.ref)
+
+    def _front_of(self, ref: str) -> FrontMatter | None:
+        version = self.repository.version(ref)
+        return None if version is None else version.front
 
     def land_file(self, path: Path) -> str:
         """Land a Markdown file."""
@@ -72,21 +113,24 @@ class KnowledgeBase:
     ) -> list[str]:
         """Land every ``*.md`` file of a folder (README.md excepted) in date order.
 
-        Files are ordered by their ``created_at``, then by name, so a later version lands
+        Files are ordered by the moment their ``created_at`` names (whatever its offset),
+        those without a readable one last, then by name, so a later version lands
         after the one it replaces; they are stored a batch at a time. A rejected file stops
         the ingest with its problems; the files before it stay landed."""
         files = sorted(
             (path for path in folder.rglob("*.md") if path.name.lower() != "readme.md"),
-            key=lambda path: (_created_at_of(path), path.name),
+            key=_date_order,
         )
         batch, refs = LandingBatch(self.repository, self.registry, bulk=True), []
         try:
-            for index, prepared in enumerate(prepare_files(files, self.registry), start=1):
-                refs.append(batch.add_prepared(prepared))
-                if len(batch) >= batch_size:
-                    batch.commit()
-                if progress is not None:
-                    progress(index, len(files), files[index - 1])
+            # Closed as soon as a file is rejected, so the workers stop preparing the rest.
+            with closing(prepare_files(files, self.registry)) as prepared_files:
+                for index, prepared in enumerate(prepared_files, start=1):
+                    refs.append(batch.add_prepared(prepared))
+                    if len(batch) >= batch_size:
+                        batch.commit()
+                    if progress is not None:
+                        progress(index, len(files), files[index - 1])
         finally:
             batch.commit()
         return refs
@@ -151,16 +195,36 @@ class KnowledgeBase:
         return len(derivations)
 
 
-def _created_at_of(path: Path) -> str:
-    """The ``created_at`` a file's front matter states, as written (for ordering a folder;
-    the lint checks it properly when the file lands)."""
+def _artifact_of(version: ArtifactVersion) -> tuple[str, str]:
+    return version.subject, version.artifact_id
+
+
+_LAST = datetime.max.replace(tzinfo=UTC)
+
+
+def _date_order(path: Path) -> tuple[bool, datetime, str]:
+    """Files with a ``created_at`` first, earliest first, then the others; then by name."""
+    moment = _created_at_of(path)
+    return moment is None, moment or _LAST, path.name
+
+
+def _created_at_of(path: Path) -> datetime | None:
+    """The moment a file's front matter states as its ``created_at``, or None (for ordering
+    a folder; the lint checks it properly when the file lands)."""
     try:
         with path.open(encoding="utf-8") as file:
             head = file.read(4096)
     except (OSError, UnicodeDecodeError):
-        return ""
+        return None
     found = _CREATED_AT.search(head)
-    return found.group(1).strip("'\" ") if found else ""
+    if found is None:
+        return None
+    written = found.group(1)
+    moment = parse_created_at(written.strip("'\" "))
+    if moment is None:  # e.g. a space instead of the 'T', a comment: read it as YAML does
+        with suppress(ArtifactFormatError):
+            moment = parse_created_at(load_yaml(written))
+    return moment
 
 
 _CREATED_AT = re.compile(r"^created_at:[ \t]*(.+?)[ \t]*$", re.MULTILINE)

@@ -3,6 +3,7 @@
 One artifact lands as a batch of one; a folder lands in batches of a few hundred, each one
 write transaction, with later files able to supersede earlier ones of the same batch."""
 
+import re
 from contextlib import suppress
 from dataclasses import replace
 from datetime import UTC, datetime
@@ -17,9 +18,10 @@ from studio.knowledge.front_matter import (
     split_fences,
 )
 from studio.knowledge.item_types import ItemTypeRegistry
-from studio.knowledge.preparation import Prepared, prepare, unresolved_supersedes
-from studio.model.knowledge import ArtifactVersion, Derivation
-from studio.model.problems import Problem
+from studio.knowledge.lint import check_superseded, check_supersedes
+from studio.knowledge.preparation import Prepared, prepare
+from studio.model.knowledge import ArtifactVersion, Derivation, FrontMatter
+from studio.model.problems import Problem, error
 from studio.store.knowledge import KnowledgeRepository, body_digest
 
 
@@ -47,6 +49,10 @@ class LandingBatch:
         """(subject, id, SHA-256) → ref of versions known so far: the same text lands once."""
         self.replaced: dict[tuple[str, str], set[str]] = {}
         """(subject, id) → the refs its known versions supersede."""
+        self.fronts: dict[str, FrontMatter] = {}
+        """ref → front matter of versions known so far (and of those looked up)."""
+        self.successors: dict[str, str] = {}
+        """ref → the known version that supersedes it."""
         if bulk:  # one query each for every head and every version, not one per artifact
             self.heads = {(v.subject, v.artifact_id): (v.ref, None) for v in repository.heads()}
             for version in repository.versions():
@@ -71,24 +77,25 @@ class LandingBatch:
         """Queue an artifact prepared elsewhere; raises ArtifactRejectedError with its problems.
 
         Without an explicit ``supersedes``, a new version of an artifact supersedes its
-        current head; the head's exact content again lands nothing and returns its ref."""
+        current head; the exact content of a version landed already (the head or an older
+        one) lands nothing and returns that version's ref. A new version supersedes only the
+        current head of its own subject and id, and is not dated before it."""
         if prepared.problems:
             raise ArtifactRejectedError(list(prepared.problems), prepared.source)
         front, text = prepared.front, prepared.text
         stored = self._stored_as(front.subject, front.id, body_digest(text))
         if stored is not None:
             return stored  # this very text has landed already
-        if front.supersedes is not None:
-            unresolved = unresolved_supersedes(prepared, self.refs)
-            if unresolved:
-                raise ArtifactRejectedError(unresolved, prepared.source)
         head_ref, head_text = self._head(front.subject, front.id)
-        if head_ref is not None and front.supersedes is None:
+        if front.supersedes is not None:
+            self._check_supersedes(prepared, head_ref)
+        elif head_ref is not None:
             if _same_artifact(head_text, text):
                 return head_ref
             earlier = self._landed_with_supersedes(front.subject, front.id, text)
             if earlier is not None:
                 return earlier  # an older version, whose supersedes landing added
+            self._check_not_earlier(prepared, head_ref)
             text = with_supersedes(text, head_ref)
             front = replace(front, supersedes=head_ref)
         ref = free_ref(artifact_ref(front), self.refs)
@@ -100,11 +107,45 @@ class LandingBatch:
         self._know(version)
         return ref
 
+    def _check_supersedes(self, prepared: Prepared, head_ref: str | None) -> None:
+        """An explicit ``supersedes`` names a landed version of the same artifact, dated no
+        later, and the current head: superseding an older one would fork the history."""
+        data, _body, _line = split_artifact(prepared.text)
+        problems = list(check_supersedes(data, self._front_of))
+        replaced = prepared.front.supersedes
+        if not problems and replaced != head_ref:
+            successor = self.successors.get(replaced, "a later version")
+            message = (
+                f"supersedes '{replaced}', which {successor} supersedes already: only the "
+                f"current version {head_ref} can be superseded (name it, or leave "
+                "'supersedes' out)"
+            )
+            problems.append(error("kg.supersedes.not_head", message, path=_SUPERSEDES_FIELD))
+        if problems:
+            raise ArtifactRejectedError(problems, prepared.source)
+
+    def _check_not_earlier(self, prepared: Prepared, head_ref: str) -> None:
+        """A version that supersedes the head by default is not dated before it."""
+        head = self._front_of(head_ref)
+        data, _body, _line = split_artifact(prepared.text)
+        problems = [] if head is None else list(check_superseded(data, head_ref, head))
+        if problems:
+            raise ArtifactRejectedError(problems, prepared.source)
+
+    def _front_of(self, ref: str) -> FrontMatter | None:
+        """The front matter of a landed (or pending) version, or None if there is none."""
+        if ref not in self.fronts and not self.bulk and ref in self.refs:
+            version = self.repository.version(ref)
+            if version is not None:
+                self.fronts[ref] = version.front
+        return self.fronts.get(ref)
+
     def commit(self) -> None:
         """Store what is pending, in one transaction."""
         if self.pending:
-            self.repository.add_versions(self.pending)
-            self.pending = []
+            # Cleared first: a refused batch is not offered again.
+            pending, self.pending = self.pending, []
+            self.repository.add_versions(pending)
 
     def _stored_as(self, subject: str, artifact_id: str, digest: str) -> str | None:
         if not self.bulk and not any(key[:2] == (subject, artifact_id) for key in self.digests):
@@ -114,9 +155,11 @@ class LandingBatch:
 
     def _know(self, version: ArtifactVersion) -> None:
         self.digests[_digest_key(version)] = version.ref
+        self.fronts[version.ref] = version.front
         if version.front.supersedes is not None:
             place = (version.subject, version.artifact_id)
             self.replaced.setdefault(place, set()).add(version.front.supersedes)
+            self.successors[version.front.supersedes] = version.ref
 
     def _landed_with_supersedes(self, subject: str, artifact_id: str, text: str) -> str | None:
         """The version that landed from ``text`` (which names no predecessor) with the
@@ -141,6 +184,14 @@ class LandingBatch:
         return head.ref, self.repository.body(head.ref)
 
 
+_SUPERSEDES_FIELD = "front matter: supersedes"
+
+_SUPERSEDES_KEY = re.compile(
+    r"""^(["']?)supersedes\1[ \t]*:.*(?:\r?\n[ \t]+.*)*(?:\r?\n|\Z)""", re.MULTILINE
+)
+"""A top-level ``supersedes`` key of front matter text, with any indented lines of its value."""
+
+
 def _digest_key(version: ArtifactVersion) -> tuple[str, str, str]:
     return version.subject, version.artifact_id, version.sha256
 
@@ -159,11 +210,31 @@ def with_front_matter(text: str, meta: dict[str, Any]) -> str:
 
 
 def with_supersedes(text: str, ref: str) -> str:
-    """``text`` with a ``supersedes`` line added at the top of its front matter; the rest of
-    the file stays exactly as it was written."""
-    split_fences(text)  # the front matter is there (lint passed); raises otherwise
-    start = text.index("\n") + 1  # just after the opening '---' line
-    return f"{text[:start]}supersedes: {ref}\n{text[start:]}"
+    """``text`` with ``supersedes: <ref>`` in its front matter: in place of a ``supersedes``
+    key it has, or as a line at the top; the rest of the file stays exactly as written.
+    (Front matter whose key cannot be replaced line by line is written out again.)"""
+    front_text, _body, _line = split_fences(text)  # lint passed; raises otherwise
+    start = text.index("\n") + 1  # just after the opening '---' line, where front_text starts
+    line = f"supersedes: {ref}\n"
+    found = _SUPERSEDES_KEY.search(front_text)
+    if found is None:
+        changed = f"{text[:start]}{line}{text[start:]}"
+    else:
+        changed = f"{text[: start + found.start()]}{line}{text[start + found.end() :]}"
+    if _says_supersedes(changed, ref, text):
+        return changed
+    return with_front_matter(text, {"supersedes": ref})
+
+
+def _says_supersedes(changed: str, ref: str, text: str) -> bool:
+    """Whether ``changed`` reads as ``text`` with ``supersedes`` set to ``ref``, once."""
+    try:
+        data, body, _line = split_artifact(changed)
+        original, original_body, _line = split_artifact(text)
+    except ArtifactFormatError:
+        return False
+    rest = {key: value for key, value in original.items() if key != "supersedes"}
+    return data == {**rest, "supersedes": ref} and body == original_body
 
 
 def free_ref(ref: str, taken: set[str]) -> str:

@@ -5,7 +5,8 @@ problem at once. An artifact with any problem does not land.
 """
 
 import re
-from collections.abc import Callable, Iterator, Set
+from collections.abc import Callable, Iterator, Mapping, Set
+from datetime import datetime
 from typing import Any
 
 from studio.knowledge.derivation import Fence, ItemBlock, scan_body
@@ -18,11 +19,14 @@ from studio.knowledge.front_matter import (
     supersedes_ref,
 )
 from studio.knowledge.item_types import DEFAULT, ItemType, ItemTypeRegistry
-from studio.model.knowledge import LINK_TYPES
+from studio.model.knowledge import LINK_TYPES, FrontMatter
 from studio.model.problems import Problem, error
 
-KnownRefs = Callable[[str], bool] | Set[str]
-"""The refs already landed: a set, or a function that answers whether a ref exists."""
+KnownRefs = Callable[[str], FrontMatter | bool | None] | Mapping[str, FrontMatter] | Set[str]
+"""The refs already landed: a set, a mapping of each to its front matter, or a function that
+gives a ref's front matter (or only whether it exists). Given the front matter of the version
+named by ``supersedes``, the lint also checks that it is an earlier version of the same
+artifact."""
 
 REQUIRED = ("id", "kind", "subject", "title", "produced_by", "created_at")
 """Front matter fields every artifact must carry."""
@@ -30,7 +34,8 @@ REQUIRED = ("id", "kind", "subject", "title", "produced_by", "created_at")
 TEXT_FIELDS = ("id", "kind", "subject", "title")
 
 KEBAB_CASE = re.compile(r"^[a-z0-9]+(-[a-z0-9]+)*$")
-"""The canonical-key convention for subjects and artifact ids."""
+"""The canonical-key convention for subjects, artifact ids and kinds (each is a segment of a
+ref)."""
 
 _FRONT = "front matter"
 
@@ -111,28 +116,74 @@ def check_id(data: dict) -> Iterator[Problem]:
     yield from _check_kebab(data, "id", "artifact id")
 
 
-def _knows(known_refs: KnownRefs, ref: str) -> bool:
-    return known_refs(ref) if callable(known_refs) else ref in known_refs
+def check_kind(data: dict) -> Iterator[Problem]:
+    """The kind follows the canonical-key convention: it is a folder of the artifact's ref."""
+    yield from _check_kebab(data, "kind", "kind")
 
 
-def _names_a_folder(data: dict) -> bool:
-    subject, kind = data.get("subject"), data.get("kind")
-    return isinstance(subject, str) and bool(KEBAB_CASE.match(subject)) and _is_text(kind)
+def _landed(known_refs: KnownRefs, ref: str) -> FrontMatter | bool | None:
+    if callable(known_refs):
+        return known_refs(ref)
+    if isinstance(known_refs, Mapping):
+        return known_refs.get(ref)
+    return ref in known_refs
 
 
-def _is_text(value: object) -> bool:
-    return isinstance(value, str) and bool(value)
+def _is_key(value: object) -> bool:
+    return isinstance(value, str) and bool(KEBAB_CASE.match(value))
 
 
 def check_supersedes(data: dict, known_refs: KnownRefs) -> Iterator[Problem]:
-    """``supersedes``, when present, names a ref that has landed."""
-    value = data.get("supersedes")
-    if isinstance(value, str) and "/" not in value and not _names_a_folder(data):
+    """``supersedes``, when present, is not empty and names a ref that has landed: an earlier
+    version of the same artifact, when ``known_refs`` gives its front matter."""
+    if "supersedes" not in data:
+        return
+    value = data["supersedes"]
+    if value is None or (isinstance(value, str) and not value.strip()):
+        message = (
+            "'supersedes' is empty: give the ref (or file name) of the version this one "
+            "replaces, or leave the field out to supersede the current version"
+        )
+        yield error("kg.supersedes.empty", message, path=_at("supersedes"))
+        return
+    if not isinstance(value, str):
+        return  # reported by check_field_types
+    if "/" not in value and not (_is_key(data.get("subject")) and _is_key(data.get("kind"))):
         return  # a bare file name needs a valid subject and kind, reported on their own
     ref = supersedes_ref(data)
-    if ref is not None and not _knows(known_refs, ref):
-        message = f"supersedes '{data['supersedes']}', but no artifact '{ref}' has landed"
+    landed = _landed(known_refs, ref) if ref is not None else True
+    if not landed:
+        message = f"supersedes '{value}', but no artifact '{ref}' has landed"
         yield error("kg.supersedes.unresolved", message, path=_at("supersedes"))
+    elif isinstance(landed, FrontMatter) and ref is not None:
+        yield from check_superseded(data, ref, landed)
+
+
+def check_superseded(data: dict, ref: str, replaced: FrontMatter) -> Iterator[Problem]:
+    """A version supersedes only a version of its own subject and id, created no later."""
+    subject, artifact_id = data.get("subject"), data.get("id")
+    if not (_is_key(subject) and _is_key(artifact_id)):
+        return  # reported on their own
+    if (replaced.subject, replaced.id) != (subject, artifact_id):
+        message = (
+            f"supersedes '{ref}', a version of '{replaced.subject}/{replaced.id}', not of "
+            f"'{subject}/{artifact_id}': a version can only supersede one of its own subject "
+            "and id"
+        )
+        yield error("kg.supersedes.other_artifact", message, path=_at("supersedes"))
+        return
+    created_at = parse_created_at(data.get("created_at"))
+    if created_at is not None and created_at < replaced.created_at:
+        message = (
+            f"created_at {_moment(created_at)} is earlier than the version it supersedes "
+            f"({ref}, created {_moment(replaced.created_at)}); "
+            "a later version must not be dated before the one it replaces"
+        )
+        yield error("kg.supersedes.earlier", message, path=_at("created_at"))
+
+
+def _moment(value: datetime) -> str:
+    return value.isoformat().replace("+00:00", "Z")
 
 
 def check_links(data: dict) -> Iterator[Problem]:
@@ -166,6 +217,7 @@ def lint_front_matter(data: dict, known_refs: KnownRefs) -> list[Problem]:
         *check_produced_by(data),
         *check_subject(data),
         *check_id(data),
+        *check_kind(data),
         *check_supersedes(data, known_refs),
         *check_links(data),
     ]

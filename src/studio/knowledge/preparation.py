@@ -2,8 +2,8 @@
 
 A folder is prepared on every core (each worker reads, lints and derives a chunk of files)
 while the landing process decides supersession and writes; one artifact is prepared where it
-is landed. Whether a ``supersedes`` ref exists is the one check left to the lander, which
-knows what has landed so far."""
+is landed. What ``supersedes`` names (a landed version, the current one of the same artifact,
+dated no later) is left to the lander, which knows what has landed so far."""
 
 import multiprocessing
 import os
@@ -16,7 +16,7 @@ from pathlib import Path
 from studio.knowledge.derivation import derive
 from studio.knowledge.front_matter import artifact_ref, read_front_matter, split_artifact
 from studio.knowledge.item_types import DEFAULT_REGISTRY, ItemTypeRegistry
-from studio.knowledge.lint import check_supersedes, lint_artifact
+from studio.knowledge.lint import lint_artifact
 from studio.model.knowledge import ArtifactVersion, FrontMatter
 from studio.model.problems import Problem
 from studio.store.knowledge import EncodedDerivation, encode_derivation
@@ -53,12 +53,6 @@ def prepare(source: str, text: str, registry: ItemTypeRegistry = DEFAULT_REGISTR
     return Prepared(source, text, (), front, EncodedDerivation(encode_derivation(derivation)))
 
 
-def unresolved_supersedes(prepared: Prepared, landed: set[str]) -> list[Problem]:
-    """The problem of a ``supersedes`` that names nothing landed, if it does."""
-    data, _body, _line = split_artifact(prepared.text)
-    return list(check_supersedes(data, landed))
-
-
 def prepare_files(
     paths: list[Path], registry: ItemTypeRegistry = DEFAULT_REGISTRY
 ) -> Iterator[Prepared]:
@@ -71,9 +65,16 @@ def prepare_files(
     _worker_registry = registry  # forked workers inherit it; it is not sent to them
     context = multiprocessing.get_context("fork")
     chunks = [paths[start : start + CHUNK] for start in range(0, len(paths), CHUNK)]
-    with ProcessPoolExecutor(workers, mp_context=context) as pool:
+    pool = ProcessPoolExecutor(workers, mp_context=context)
+    finished = False
+    try:
         for prepared in pool.map(_prepare_chunk, chunks):
             yield from prepared
+        finished = True
+    finally:
+        # Stopped early (a rejected file, an error, the generator closed): the chunks not
+        # started are dropped rather than prepared for nothing; only those running finish.
+        pool.shutdown(wait=True, cancel_futures=not finished)
 
 
 _worker_registry: ItemTypeRegistry = DEFAULT_REGISTRY

@@ -7,6 +7,7 @@ supersedes it; without a time, the heads are the versions nothing supersedes.
 
 import hashlib
 import json
+import re
 from collections.abc import Callable, Iterable, Mapping
 from dataclasses import dataclass
 from datetime import datetime
@@ -202,17 +203,6 @@ class KnowledgeRepository:
         edges.sort(key=lambda e: (e.subject, e.source, e.type, e.target, e.version_ref))
         return nodes, edges
 
-    def replace_derived(self, version_ref: str, derivation: Derivation) -> None:
-        """Swap one version's graph rows for a fresh derivation of it."""
-        _check_derivation(version_ref, derivation)
-        with self.database.write() as connection:
-            if not _exists(connection, artifact_versions.c.ref == version_ref):
-                raise NotFoundError(f"no artifact version {version_ref} is stored")
-            connection.execute(
-                delete(kg_derivations).where(kg_derivations.c.version_ref == version_ref)
-            )
-            _insert_derived(connection, [(version_ref, derivation)])
-
     def rebuild_derived(self, derivations: Mapping[str, Derivation]) -> None:
         """Replace every derived row with fresh derivations by version ref, in one transaction."""
         for ref, derivation in derivations.items():
@@ -225,19 +215,6 @@ class KnowledgeRepository:
                 raise NotFoundError(f"no artifact version {min(unknown)} is stored")
             connection.execute(delete(kg_derivations))
             _insert_derived(connection, list(derivations.items()))
-
-    def clear_derived(self) -> None:
-        """Delete every derived graph row (versions and bodies stay), before a rebuild."""
-        with self.database.write() as connection:
-            connection.execute(delete(kg_derivations))
-
-    def rebuild_search(self) -> None:
-        """Re-index every version for search from the stored bodies (SQLite only)."""
-        if self.database.is_sqlite:
-            with self.database.write() as connection:
-                connection.exec_driver_sql(
-                    f"INSERT INTO {SEARCH_TABLE} ({SEARCH_TABLE}) VALUES ('rebuild')"
-                )
 
     def derived_snapshot(self) -> list[tuple]:
         """Every derived row as a tuple, sorted: equal snapshots mean identical graph rows."""
@@ -257,10 +234,13 @@ class KnowledgeRepository:
         kind: str | None = None,
         limit: int = 50,
     ) -> list[tuple[ArtifactVersion, str]]:
-        """Head versions (at ``as_of``) whose title or body match an FTS5 query, best first.
+        """Head versions (at ``as_of``) whose title or body match a query, best first.
 
-        Each comes with a snippet of the best-matching column, matches between
-        SNIPPET_START and SNIPPET_END.
+        A query written in FTS5 syntax (double quotes, AND/OR/NOT/NEAR, ``*``, ``:``, ``(``)
+        is used as written; any other has each of its words quoted, so ``REQ-1``,
+        ``checkout-redesign`` or ``plan.md`` find the texts that contain them. Each hit
+        comes with a snippet of the best-matching column, matches between SNIPPET_START
+        and SNIPPET_END.
         """
         if not self.database.is_sqlite:
             raise KnowledgeSearchError(
@@ -269,18 +249,37 @@ class KnowledgeRepository:
             )
         if not query.strip():
             raise KnowledgeSearchError(f"cannot search for {query!r}: the query is empty")
-        statement = _search_query(query, as_of, subject, kind).limit(limit)
+        match = fts_query(query)
+        statement = _search_query(match, as_of, subject, kind).limit(limit)
         try:
             with self.database.read() as connection:
                 rows = connection.execute(statement).all()
         except OperationalError as failure:
             reason = getattr(failure, "orig", None) or failure
-            raise KnowledgeSearchError(f"cannot search for {query!r}: {reason}") from failure
+            hint = FTS_HINT if match == query else ""
+            raise KnowledgeSearchError(f"cannot search for {query!r}: {reason}{hint}") from failure
         return [(_version_from_row(row), row.snippet) for row in rows]
 
     def _select_versions(self, query: Select) -> list[ArtifactVersion]:
         with self.database.read() as connection:
             return [_version_from_row(row) for row in connection.execute(query)]
+
+
+FTS_OPERATORS = frozenset({"AND", "OR", "NOT", "NEAR"})
+_FTS_SYNTAX = re.compile(r'["*:(]')
+FTS_HINT = (
+    " (a query with double quotes, AND, OR, NOT, NEAR, '*', ':' or '(' is read as FTS5 "
+    "syntax: put words with punctuation in double quotes)"
+)
+
+
+def fts_query(query: str) -> str:
+    """The FTS5 query for what a user typed: as written when it uses FTS5 syntax on purpose,
+    otherwise each whitespace-separated word as an FTS5 string (all of them must match)."""
+    words = query.split()
+    if _FTS_SYNTAX.search(query) or FTS_OPERATORS.intersection(words):
+        return query
+    return " ".join(f'"{word}"' for word in words)
 
 
 def body_digest(text: str) -> str:
@@ -326,10 +325,6 @@ def _search_query(
         .order_by(func.bm25(index, 0.0, TITLE_WEIGHT, 1.0), artifact_versions.c.seq)
     )
     return _filtered(statement, subject=subject, kind=kind)
-
-
-def _exists(connection: Connection, condition: ColumnElement[bool]) -> bool:
-    return connection.execute(select(exists().where(condition))).scalar()
 
 
 # --- landing rules -------------------------------------------------------------------------
