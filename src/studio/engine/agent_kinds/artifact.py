@@ -16,6 +16,7 @@ from typing import Any, ClassVar
 
 from studio.engine.agent_kinds.base import AgentCall, AgentError, AgentKind
 from studio.engine.agent_kinds.settings import rendered_text
+from studio.model.errors import StudioError
 
 Lander = Callable[[str, dict[str, Any]], str]
 """(Markdown text, provenance) → the ref it landed as; raises ValueError with the problems."""
@@ -36,6 +37,8 @@ class ArtifactKind(AgentKind):
             ref = self.land(text, provenance(call))
         except ValueError as refused:
             raise AgentError("ArtifactRejected", str(refused)) from None
+        except StudioError as conflict:  # e.g. another landing superseded the head first
+            raise AgentError("ArtifactConflict", str(conflict)) from None
         return {"ref": ref}
 
 
