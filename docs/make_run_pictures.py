@@ -131,6 +131,8 @@ def main(out: Path) -> int:
         window.show()
 
         scoring = publish(workspace, root, fan_out())
+        booking = publish(workspace, root, rollback())
+        window.refresh_lists()  # published outside the window, as `studio run FILE` does
         window.open_workflow(scoring.id)
         record = window.runs.start(scoring.id, {"day": "2026-11-30"})
         tab = window.current_tab()
@@ -150,7 +152,6 @@ def main(out: Path) -> int:
         window.grab().save(str(out / "run-live.png"))
         until(loop, lambda: not window.runs.is_driving(record.execution_id))
 
-        booking = publish(workspace, root, rollback())
         window.open_workflow(booking.id)
         record = window.runs.start(booking.id, {"team": "design", "date": "2026-12-12"})
         until(loop, lambda: not window.runs.is_driving(record.execution_id))
