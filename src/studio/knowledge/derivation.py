@@ -22,6 +22,7 @@ from studio.model.knowledge import (
     DERIVED_FROM,
     HAS_ITEM,
     HAS_SECTION,
+    RUN,
     SECTION,
     ArtifactVersion,
     Derivation,
@@ -29,8 +30,6 @@ from studio.model.knowledge import (
     GraphNode,
 )
 
-RUN = "run"
-"""Node type of a provenance run (an execution that produced artifacts)."""
 PRODUCES = "PRODUCES"
 
 # "inline" parses every paragraph and heading into child tokens; "text_join" then walks those

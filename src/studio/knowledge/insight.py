@@ -18,25 +18,18 @@ from collections.abc import Iterable
 from dataclasses import dataclass
 from datetime import datetime
 
-from studio.model.knowledge import ArtifactVersion, GraphEdge, GraphNode
+from studio.knowledge.projection import UPSTREAM_BACKWARD, UPSTREAM_FORWARD
+from studio.model.knowledge import CITES, ArtifactVersion, GraphEdge, GraphNode
 
 COVERS, IMPLEMENTS = "COVERS", "IMPLEMENTS"
 REQUIREMENT, STORY, DECISION, UNIT = "requirement", "story", "decision", "unit"
 
-RELIES_FORWARD = frozenset(
-    {
-        "DEPENDS_ON",
-        COVERS,
-        "DERIVED_FROM",
-        "CONSUMES",
-        "CONSUMES_CONTRACT",
-        "FOR_PERSONA",
-        "EXPOSES",
-    }
-)
-"""Edges whose source relies on their target."""
-RELIES_BACKWARD = frozenset({IMPLEMENTS})
-"""Edges whose target relies on their source."""
+RELIES_FORWARD = UPSTREAM_FORWARD - {CITES}
+"""Edges whose source relies on their target: what lineage calls upstream, except a citation,
+which names a kind of artifact rather than anything in it."""
+RELIES_BACKWARD = UPSTREAM_BACKWARD & {IMPLEMENTS}
+"""Edges whose target relies on their source (a unit on the story it implements); provenance
+and containment are not reliance."""
 
 Place = tuple[str, str]
 """(subject, key) of a node."""

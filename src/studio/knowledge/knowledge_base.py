@@ -101,10 +101,6 @@ class KnowledgeBase:
         version = self.repository.version(ref)
         return None if version is None else version.front
 
-    def land_file(self, path: Path) -> str:
-        """Land a Markdown file."""
-        return self.land(path.read_text(encoding="utf-8"), source=str(path))
-
     def ingest(
         self,
         folder: Path,

@@ -35,6 +35,7 @@ from studio.model.knowledge import (
     DERIVED_FROM,
     HAS_ITEM,
     HAS_SECTION,
+    RUN,
     SECTION,
     UNIT,
     ArtifactVersion,
@@ -42,8 +43,6 @@ from studio.model.knowledge import (
     GraphNode,
 )
 
-RUN = "run"
-"""The provenance node of the execution that produced an artifact, keyed "run:<execution>"."""
 KIND_PREFIX = "kind:"
 """A CITES target "kind:<kind>" means the current artifact of that kind in the same subject."""
 

@@ -16,8 +16,9 @@ from typing import Any
 LINK_TYPES = ("PRODUCES", "CONSUMES", "DERIVED_FROM", "RELATES_TO", "DEPENDS_ON", "CITES")
 """The explicit links an artifact may declare to another artifact (the allowlist)."""
 
-ARTIFACT, SECTION, UNIT = "artifact", "section", "unit"
-"""Node types besides the registered item types (requirement, story, …)."""
+ARTIFACT, SECTION, UNIT, RUN = "artifact", "section", "unit", "run"
+"""Node types besides the registered item types (requirement, story, …); a run is the
+execution that produced an artifact, keyed "run:<execution>"."""
 
 HAS_SECTION, HAS_ITEM, DERIVED_FROM, CITES = "HAS_SECTION", "HAS_ITEM", "DERIVED_FROM", "CITES"
 

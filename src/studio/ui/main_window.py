@@ -436,6 +436,7 @@ class MainWindow(WorkflowCommands, RunCommands, RunPanels, QMainWindow):
         if node is not None:
             self.node_drawer.show_node(node, list(self.workspace.agents))
             self.inspector.setCurrentWidget(self.node_drawer)
+            self.history.detail.select_step(node_id)  # the run shown below follows along
 
     def _show_edge(self, edge_id: str) -> None:
         tab = self.current_tab()

@@ -104,6 +104,12 @@ def test_a_failed_run_that_rolled_back_shows_its_compensations_and_badge(
     rows = [compensations.topLevelItem(i).text(0) for i in range(compensations.topLevelItemCount())]
     assert rows == ["Reserve room", "Create ticket"]  # unwind order: last done, first undone
 
+    # Clicking the failed node on the canvas shows its step, with the error, below.
+    tab = window.current_tab()
+    tab.editor.scene.select_only(["close-out"])
+    assert "Close out" in detail.findChild(object, "inspectorTitle").text()
+    assert "PolicyDenied" in detail.findChild(object, "errorDetails").text()
+
 
 def test_a_run_waiting_for_approval_is_approved_from_the_panel_and_completes(
     qtbot,

@@ -28,7 +28,8 @@ from studio.model.run_compare import (
 )
 from studio.ui.panels.inline_message import message_colour, window_is_dark
 from studio.ui.run.json_view import JsonView
-from studio.ui.run.status_look import execution_look, status_look
+from studio.ui.run.status_look import badge_style, execution_look, status_look
+from studio.ui.run.time_text import step_seconds_text
 from studio.workspace import Workspace
 
 COLUMNS = ("Node", "Left", "Right", "Left took", "Right took", "Attempts", "Changed")
@@ -37,13 +38,6 @@ CHANGE_WORDS = {"added": "only in right", "removed": "only in left"}
 ABSENT = "— not in this version"
 HIGHLIGHT = ("#fff1c2", "#4a3b12")  # a changed row's background on a light, a dark window
 NOTHING_SELECTED = "Select a node to see its output in both runs."
-
-
-def seconds_text(seconds: float | None) -> str:
-    """A duration as the canvas prints it: "8 ms", "1.2 s", or "—" when unknown."""
-    if seconds is None:
-        return "—"
-    return f"{seconds * 1000:.0f} ms" if seconds < 1 else f"{seconds:.1f} s"
 
 
 def changes_text(node: NodeComparison) -> str:
@@ -86,13 +80,9 @@ class RunHeader(QFrame):
         )
         self.title.setToolTip(run.execution_id)
         look = execution_look(run.status)
-        colour = look.colour(window_is_dark()).name()
         self.status.setText(look.text)
-        self.status.setStyleSheet(
-            f"QLabel {{ color: {colour}; border: 1px solid {colour}; border-radius: 8px;"
-            " padding: 1px 8px; font-weight: bold; }"
-        )
-        self.took.setText(f"took {seconds_text(run.duration)}")
+        self.status.setStyleSheet(badge_style(look, window_is_dark()))
+        self.took.setText(f"took {step_seconds_text(run.duration)}")
 
 
 class CompareView(QWidget):
@@ -215,8 +205,8 @@ class CompareView(QWidget):
         cells = [
             (self.labels.get(node.node_id, node.node_id), None),
             *(_status_cell(side, dark) for side in (node.left, node.right)),
-            (seconds_text(node.left.duration if node.left else None), None),
-            (seconds_text(node.right.duration if node.right else None), None),
+            (step_seconds_text(node.left.duration if node.left else None), None),
+            (step_seconds_text(node.right.duration if node.right else None), None),
             (attempts_text(node), None),
             (changes_text(node), None),
         ]

@@ -39,7 +39,7 @@ from studio.ui.run.execution_rows import (
     span_children,
     step_item,
 )
-from studio.ui.run.status_look import StatusLook, execution_look, unwind_look
+from studio.ui.run.status_look import badge_style, execution_look, unwind_look
 from studio.ui.run.time_text import duration_text, local_time_text, short_id
 
 NOTHING_SELECTED = "Select a run to see its steps."
@@ -48,15 +48,6 @@ INTERRUPTED_TEXT = (
     "⏹ This run stopped when the program running it went away. "
     "Resume continues from the first unfinished step."
 )
-
-
-def badge_style(look: StatusLook, dark: bool) -> str:
-    """A rounded outline in the status colour, so the badge reads as a label, not a button."""
-    colour = look.colour(dark).name()
-    return (
-        f"QLabel {{ color: {colour}; border: 1px solid {colour}; border-radius: 8px;"
-        " padding: 1px 8px; font-weight: bold; }"
-    )
 
 
 def _tree(name: str, columns: tuple[str, ...]) -> QTreeWidget:

@@ -31,6 +31,7 @@ from studio.ui.canvas.scene import WorkflowScene
 from studio.ui.canvas.style import NODE_HEIGHT, NODE_WIDTH
 from studio.ui.run.edge_flow import EdgeFlow
 from studio.ui.run.status_look import decision_look, status_look
+from studio.ui.run.time_text import step_seconds_text
 
 REDRAWN_ON = frozenset({"node_added", "edge_added", "reset"})
 """Document changes after which the run is drawn again on what came back."""
@@ -378,7 +379,7 @@ def _badge_lines(view: NodeView, now: datetime, dark: bool) -> list[tuple[str, Q
     elif view.status == RUNNING and view.attempt > 1:
         text = f"{look.text} · attempt {view.attempt}"
     elif view.status == COMPLETED:
-        took = "" if view.duration is None else f" · {_seconds(view.duration)}"
+        took = "" if view.duration is None else f" · {step_seconds_text(view.duration)}"
         text = f"{look.text}{took}" + (" · reused" if view.reused else "")
     elif view.status == FAILED and view.error:
         text = f"{look.text}: {view.error.get('type', 'error')}"
@@ -404,10 +405,6 @@ def _node_tooltip(item: NodeItem, view: NodeView) -> str:
     if view.compensation_error:
         lines.append(f"rollback: {view.compensation_error.get('message', '')}")
     return "\n".join(lines)
-
-
-def _seconds(value: float) -> str:
-    return f"{value * 1000:.0f} ms" if value < 1 else f"{value:.1f} s"
 
 
 def _heat_colour(share: float) -> QColor:

@@ -8,8 +8,8 @@ from dataclasses import dataclass
 
 from PySide6.QtGui import QColor
 
-INTERRUPTED = "interrupted"
-"""An unfinished execution whose runner went away; not a stored status."""
+from studio.model.run_view import INTERRUPTED
+
 NOT_STARTED = "not_started"
 """A planned compensation the unwind never reached."""
 
@@ -101,4 +101,14 @@ def unwind_look(status: str, compensation_status: str | None) -> StatusLook | No
     colours = status_look(_UNWIND_LOOK.get(compensation_status, "compensating"))
     return StatusLook(
         compensation_status, "", _UNWIND_TEXT[compensation_status], colours.light, colours.dark
+    )
+
+
+def badge_style(look: StatusLook, dark: bool) -> str:
+    """A label's style sheet: a rounded outline in the status colour, so a badge reads as a
+    label, not a button."""
+    colour = look.colour(dark).name()
+    return (
+        f"QLabel {{ color: {colour}; border: 1px solid {colour}; border-radius: 8px;"
+        " padding: 1px 8px; font-weight: bold; }"
     )

@@ -20,6 +20,13 @@ def duration_text(start: datetime | None, end: datetime | None) -> str:
     return seconds_text((end - start).total_seconds())
 
 
+def step_seconds_text(seconds: float | None) -> str:
+    """A step's duration as the canvas prints it: "8 ms", "1.2 s", or "—" when unknown."""
+    if seconds is None:
+        return NO_VALUE
+    return f"{seconds * 1000:.0f} ms" if seconds < 1 else f"{seconds:.1f} s"
+
+
 def seconds_text(seconds: float) -> str:
     """A number of seconds as ``duration_text`` prints it."""
     seconds = max(0.0, seconds)
