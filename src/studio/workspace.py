@@ -27,7 +27,6 @@ from studio.model import (
     read_definition,
 )
 from studio.model.governance import GovernanceSettings
-from studio.model.publish_rules import publish_problems
 from studio.store import (
     Database,
     ExecutionRepository,
@@ -179,14 +178,7 @@ class Workspace:
         Nothing is stored when the file is malformed or fails publish validation.
         """
         workflow = load_workflow(path).model_copy(update={"is_blueprint": False})
-        problems = publish_problems(workflow, self.agents)
-        if has_errors(problems):
-            raise PublishRefusedError(problems)
-        existing = self.workflows.find_identical(workflow, status="PUBLISHED")
-        if existing is not None:
-            return existing
-        stored = self.workflows.create(workflow)
-        published, problems = self.workflows.publish(stored.id, self.agents)
+        published, problems = self.workflows.publish_once(workflow, self.agents)
         if has_errors(problems):
             raise PublishRefusedError(problems)
         return published

@@ -77,6 +77,16 @@ def test_a_second_decision_does_not_overwrite_the_first(tmp_path: Path) -> None:
     assert "already approved" in again.stderr
 
 
+def test_deciding_again_the_same_way_logs_the_decision_once(tmp_path: Path) -> None:
+    execution_id, _ = start_gated_run(tmp_path)
+    assert run_studio("approve", execution_id, "gate", "--by", "ana", "--quiet").returncode == 0
+    again = run_studio("approve", execution_id, "gate", "--by", "bo", "--quiet")
+    assert again.returncode == 0, again.stderr
+    shown = json.loads(run_studio("executions", "show", execution_id, "--events", "--json").stdout)
+    decided = [e["payload"] for e in shown["events"] if e["type"] == "approval.decided"]
+    assert decided == [{"decision": "approved", "by": "ana", "comment": None}]
+
+
 def test_a_workspace_policy_denies_an_agent(tmp_path: Path, studio_data_dir: Path) -> None:
     (studio_data_dir / "settings.yaml").write_text("governance:\n  denyAgents: [demo-echo-agent]\n")
     run = run_studio("run", "blueprints/echo-demo-workflow.yaml", "--json", "--quiet")

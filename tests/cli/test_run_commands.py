@@ -493,3 +493,18 @@ def test_a_file_that_is_not_a_database_is_refused_in_one_line(tmp_path: Path) ->
     lines = result.stderr.strip().splitlines()
     assert len(lines) == 1
     assert lines[0].startswith("studio: ") and str(target) in lines[0]
+
+
+def test_parallel_runs_of_one_file_store_one_workflow(tmp_path: Path) -> None:
+    database = tmp_path / "studio.db"
+    assert run_studio("executions", "list", "--db", str(database)).returncode == 0
+    command = [sys.executable, "-m", "studio", "run", str(ECHO_DEMO), "--db", str(database)]
+    runs = [
+        subprocess.Popen([*command, "--json", "--quiet"], stdout=subprocess.PIPE, text=True)
+        for _ in range(6)
+    ]
+    records = [json.loads(run.communicate(timeout=120)[0]) for run in runs]
+    assert [run.returncode for run in runs] == [0] * len(runs)
+    assert len({record["workflowId"] for record in records}) == 1
+    with contextlib.closing(sqlite3.connect(database)) as connection:
+        assert connection.execute("SELECT count(*) FROM workflows").fetchone() == (1,)

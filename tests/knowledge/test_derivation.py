@@ -183,6 +183,15 @@ def test_a_section_is_linked_both_ways_and_keeps_its_title() -> None:
     )
 
 
+def test_a_link_whose_url_has_parentheses_reduces_to_its_text() -> None:
+    body = "## See [the spec](https://example.com/wiki/Cart_(checkout)) <b>now</b>\nText.\n"
+
+    (section,) = nodes_of(derive_text(artifact(body)), "section")
+
+    assert section.data["title"] == "See the spec now"
+    assert section.key == "design#see-the-spec-now"
+
+
 def test_anchors_follow_github_de_duplication() -> None:
     body = "## Notes\n## Notes 1\n## Notes\n## Notes\n"
 

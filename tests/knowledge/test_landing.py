@@ -580,3 +580,22 @@ def test_ingest_orders_files_by_the_moment_their_created_at_names(
     assert knowledge.resolve(history[0].ref) == earlier
     assert [version.ref for version in knowledge.list()] == [history[1].ref]
     assert history[1].front.supersedes == history[0].ref
+
+
+def test_ingest_reads_created_at_from_the_front_matter_never_from_the_body(
+    knowledge: KnowledgeBase, tmp_path: Path
+) -> None:
+    """The later version quotes its key, and its body shows an example line dated earlier."""
+    later = (
+        FIRST.replace("created_at: 2026-09-01T10:00:00Z", '"created_at": 2026-09-05T10:00:00Z')
+        .replace("five pages", "six pages")
+        .replace("## Scope\n", "## Scope\n\ncreated_at: 2026-08-01T00:00:00Z\n\n")
+    )
+    (tmp_path / "a-later.md").write_text(later, encoding="utf-8")
+    (tmp_path / "b-first.md").write_text(FIRST, encoding="utf-8")
+    landed: list[str] = []
+
+    knowledge.ingest(tmp_path, lambda _done, _total, path: landed.append(path.name))
+
+    assert landed == ["b-first.md", "a-later.md"]
+    assert knowledge.resolve(knowledge.list()[0].ref).endswith(later.split("---\n", 2)[2])

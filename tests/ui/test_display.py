@@ -25,14 +25,33 @@ def test_other_platforms_decide_for_themselves() -> None:
     assert display.missing_display_reason({}, "win32") is None
 
 
+def plugin_loads() -> None:
+    """Qt's X11 plugin loads, whatever this host has installed."""
+    return None
+
+
 def test_a_local_x_display_needs_its_socket(
     tmp_path: Path, monkeypatch: pytest.MonkeyPatch
 ) -> None:
     monkeypatch.setattr(display, "X11_SOCKET_DIR", tmp_path)
-    assert "not running" in (display.missing_display_reason({"DISPLAY": ":7"}, "linux") or "")
+    reason = display.missing_display_reason({"DISPLAY": ":7"}, "linux", plugin_loads)
+    assert "not running" in (reason or "")
     (tmp_path / "X7").touch()
-    assert display.missing_display_reason({"DISPLAY": ":7"}, "linux") is None
-    assert display.missing_display_reason({"DISPLAY": "remote:0"}, "linux") is None
+    assert display.missing_display_reason({"DISPLAY": ":7"}, "linux", plugin_loads) is None
+    assert display.missing_display_reason({"DISPLAY": "remote:0"}, "linux", plugin_loads) is None
+
+
+def test_a_running_x_display_without_qt_x11_libraries_is_explained(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    monkeypatch.setattr(display, "X11_SOCKET_DIR", tmp_path)
+    (tmp_path / "X7").touch()
+    broken = tmp_path / "libqxcb.so"
+    broken.write_bytes(b"not a shared library")
+    reason = display.missing_display_reason(
+        {"DISPLAY": ":7"}, "linux", lambda: display.x11_plugin_problem(broken)
+    )
+    assert reason is not None and "install the system packages" in reason
 
 
 def test_a_qt_x11_plugin_that_cannot_load_is_explained(tmp_path: Path) -> None:

@@ -121,15 +121,15 @@ class StepRunner:
         policy = self.policy.merged_with(workflow.configuration.governance)
         if agent is None or not needs_approval(node, agent, policy):
             raise NotAllowedError(f"node '{node_id}' does not wait for approval")
-        task = self.human_tasks.decide(
+        task, decided = self.human_tasks.decide(
             execution_id, node_id, approved=approved, by=by, comment=comment
         )
         if task.status != ("approved" if approved else "rejected"):
             raise AlreadyDecidedError(
                 f"node '{node_id}' was already {task.status} by {task.decided_by}"
             )
-        decision = {"decision": task.status, "by": task.decided_by, "comment": task.comment}
-        self.bus.publish(self.executions.note(execution_id, "approval.decided", node_id, decision))
+        if decided is not None:
+            self.bus.publish(decided)
         return task
 
     def stop_all(self) -> list[asyncio.Task]:

@@ -35,11 +35,11 @@ PRODUCES = "PRODUCES"
 # "inline" parses every paragraph and heading into child tokens; "text_join" then walks those
 # children. Derivation reads block tokens and raw inline text only, so both are switched off.
 _BLOCKS = MarkdownIt("commonmark").disable(["inline", "text_join"])
+# Headings are few and short: their inline tokens tell links, images and HTML apart exactly.
+_INLINE = MarkdownIt("commonmark")
 
 _CITATION = re.compile(r"\[\[([a-z0-9]+(?:-[a-z0-9]+)*)\]\]")
 _CODE_SPAN = re.compile(r"(`+)(?!`).+?(?<!`)\1(?!`)", re.DOTALL)
-_LINK = re.compile(r"!?\[([^\]]*)\]\([^)]*\)")
-_HTML_TAG = re.compile(r"<[^>]+>")
 _NOT_IN_SLUG = re.compile(r"[^\w\- ]")
 
 
@@ -107,8 +107,25 @@ def item_fence(token: Token, body_line: int) -> Fence | None:
 
 
 def heading_text(raw: str) -> str:
-    """A heading's text with links, images and HTML tags reduced to what they show."""
-    return _HTML_TAG.sub("", _LINK.sub(r"\1", raw)).strip()
+    """A heading's text as written, with links and images reduced to what they show and HTML
+    tags dropped; markdown-it's inline tokens find them (a URL may contain parentheses)."""
+    if "[" not in raw and "<" not in raw:
+        return raw.strip()
+    (line,) = _INLINE.parseInline(raw)
+    return "".join(_shown(token) for token in line.children or ()).strip()
+
+
+def _shown(token: Token) -> str:
+    """What one inline token of a heading contributes to its text."""
+    if token.type in ("text", "softbreak", "hardbreak"):
+        return token.content or " "
+    if token.type == "image":
+        return token.content  # its alt text
+    if token.type == "code_inline":
+        return f"{token.markup}{token.content}{token.markup}"
+    if token.type in ("link_open", "link_close", "html_inline"):
+        return ""
+    return token.markup  # emphasis as written
 
 
 def slug(text: str) -> str:

@@ -4,21 +4,16 @@ links, and rebuilding every derived row."""
 
 from __future__ import annotations
 
-import re
 from collections.abc import Callable
-from contextlib import closing, suppress
+from contextlib import closing
 from dataclasses import dataclass
-from datetime import UTC, datetime
+from datetime import datetime
 from pathlib import Path
 from typing import Any
 
 from studio.knowledge.derivation import derive
-from studio.knowledge.front_matter import (
-    ArtifactFormatError,
-    load_yaml,
-    parse_created_at,
-    split_artifact,
-)
+from studio.knowledge.front_matter import split_artifact
+from studio.knowledge.ingest_order import date_order
 from studio.knowledge.insight import Gap, Suspect, coverage_gaps, suspect_links
 from studio.knowledge.item_types import DEFAULT_REGISTRY, ItemTypeRegistry
 from studio.knowledge.landing import ArtifactRejectedError, LandingBatch
@@ -115,7 +110,7 @@ class KnowledgeBase:
         the ingest with its problems; the files before it stay landed."""
         files = sorted(
             (path for path in folder.rglob("*.md") if path.name.lower() != "readme.md"),
-            key=_date_order,
+            key=date_order,
         )
         batch, refs = LandingBatch(self.repository, self.registry, bulk=True), []
         try:
@@ -193,34 +188,3 @@ class KnowledgeBase:
 
 def _artifact_of(version: ArtifactVersion) -> tuple[str, str]:
     return version.subject, version.artifact_id
-
-
-_LAST = datetime.max.replace(tzinfo=UTC)
-
-
-def _date_order(path: Path) -> tuple[bool, datetime, str]:
-    """Files with a ``created_at`` first, earliest first, then the others; then by name."""
-    moment = _created_at_of(path)
-    return moment is None, moment or _LAST, path.name
-
-
-def _created_at_of(path: Path) -> datetime | None:
-    """The moment a file's front matter states as its ``created_at``, or None (for ordering
-    a folder; the lint checks it properly when the file lands)."""
-    try:
-        with path.open(encoding="utf-8") as file:
-            head = file.read(4096)
-    except (OSError, UnicodeDecodeError):
-        return None
-    found = _CREATED_AT.search(head)
-    if found is None:
-        return None
-    written = found.group(1)
-    moment = parse_created_at(written.strip("'\" "))
-    if moment is None:  # e.g. a space instead of the 'T', a comment: read it as YAML does
-        with suppress(ArtifactFormatError):
-            moment = parse_created_at(load_yaml(written))
-    return moment
-
-
-_CREATED_AT = re.compile(r"^created_at:[ \t]*(.+?)[ \t]*$", re.MULTILINE)

@@ -8,13 +8,16 @@ from dataclasses import dataclass
 from datetime import datetime
 from typing import Any
 
-from sqlalchemy import Row, insert, select, update
+from sqlalchemy import Connection, Row, insert, select, update
 
 from studio.model.errors import NotFoundError
+from studio.model.execution import ExecutionEvent
 from studio.store.database import Database
+from studio.store.event_log import append_event
 from studio.store.schema import executions, human_tasks, utc_now
 
 PENDING, APPROVED, REJECTED = "pending", "approved", "rejected"
+DECIDED_EVENT = "approval.decided"
 
 
 @dataclass(frozen=True)
@@ -92,13 +95,16 @@ class HumanTaskRepository:
 
     def decide(
         self, execution_id: str, node_id: str, *, approved: bool, by: str, comment: str | None
-    ) -> HumanTask:
+    ) -> tuple[HumanTask, ExecutionEvent | None]:
         """Record a decision, creating the task when the run has not reached the node yet.
 
-        A decision already made is not overwritten: the first decision stands.
+        A decision already made is not overwritten: the first decision stands. Returns the task
+        and the ``approval.decided`` event written with the decision, in the same transaction;
+        the event is None when the node was decided already, so deciding twice logs it once.
         """
         now = utc_now()
         status = APPROVED if approved else REJECTED
+        decision = {"status": status, "decided_at": now, "decided_by": by, "comment": comment}
         with self.database.write() as connection:
             if (
                 connection.execute(
@@ -107,39 +113,16 @@ class HumanTaskRepository:
                 is None
             ):
                 raise NotFoundError("Execution not found")
-            changed = connection.execute(
-                update(human_tasks)
-                .where(
-                    human_tasks.c.execution_id == execution_id,
-                    human_tasks.c.node_id == node_id,
-                    human_tasks.c.status == PENDING,
-                )
-                .values(status=status, decided_at=now, decided_by=by, comment=comment)
-            ).rowcount
-            if (
-                not changed
-                and connection.execute(
-                    select(human_tasks.c.node_id).where(
-                        human_tasks.c.execution_id == execution_id, human_tasks.c.node_id == node_id
-                    )
-                ).first()
-                is None
-            ):
-                connection.execute(
-                    insert(human_tasks).values(
-                        execution_id=execution_id,
-                        node_id=node_id,
-                        status=status,
-                        title="decided before the run reached the node",
-                        created_at=now,
-                        decided_at=now,
-                        decided_by=by,
-                        comment=comment,
-                    )
+            recorded = _record_decision(connection, execution_id, node_id, decision)
+            event = None
+            if recorded:
+                payload = {"decision": status, "by": by, "comment": comment}
+                event = append_event(
+                    connection, execution_id, DECIDED_EVENT, node_id, payload, now
                 )
         task = self.get(execution_id, node_id)
         assert task is not None
-        return task
+        return task, event
 
     def waiting(self) -> list[HumanTask]:
         """Every task still waiting for a decision, oldest first."""
@@ -160,6 +143,31 @@ class HumanTaskRepository:
         )
         with self.database.read() as connection:
             return [_task(row) for row in connection.execute(query)]
+
+
+def _record_decision(
+    connection: Connection, execution_id: str, node_id: str, decision: dict[str, Any]
+) -> bool:
+    """Decide a pending task, or file a decided one when there is none; False when the node
+    was decided already."""
+    this_task = (human_tasks.c.execution_id == execution_id) & (human_tasks.c.node_id == node_id)
+    changed = connection.execute(
+        update(human_tasks).where(this_task, human_tasks.c.status == PENDING).values(decision)
+    ).rowcount
+    if changed:
+        return True
+    if connection.execute(select(human_tasks.c.node_id).where(this_task)).first() is not None:
+        return False
+    connection.execute(
+        insert(human_tasks).values(
+            execution_id=execution_id,
+            node_id=node_id,
+            title="decided before the run reached the node",
+            created_at=decision["decided_at"],
+            **decision,
+        )
+    )
+    return True
 
 
 def _task(row: Row) -> HumanTask:

@@ -42,20 +42,27 @@ class WorkflowRepository:
 
     def create(self, workflow: Workflow) -> Workflow:
         """Store a new draft: a new id, status DRAFT, version 1."""
-        now = utc_now()
-        stored = workflow.model_copy(
-            update={
-                "id": str(uuid.uuid4()),
-                "status": "DRAFT",
-                "version": 1,
-                "created_at": now,
-                "updated_at": now,
-            }
-        )
         with self.database.write() as connection:
-            connection.execute(insert(workflows).values(**_row_values(stored)))
-            _snapshot(connection, stored)
-        return stored
+            return _insert_draft(connection, workflow)
+
+    def publish_once(
+        self, workflow: Workflow, known_agents: Container[str]
+    ) -> tuple[Workflow, list[Problem]]:
+        """The published workflow with ``workflow``'s name and definition: the stored one if
+        there is one, else a new one stored and published (versions 1 and 2).
+
+        One write transaction, so processes importing the same file at once store it once.
+        With publish problems, nothing is stored and ``workflow`` comes back with them."""
+        problems = publish_problems(workflow, known_agents, template=workflow.is_blueprint)
+        if has_errors(problems):
+            return workflow, problems
+        with self.database.write() as connection:
+            existing = _identical_in(connection, workflow, "PUBLISHED")
+            if existing is not None:
+                return existing, problems
+            draft = _insert_draft(connection, workflow)
+            published = draft.model_copy(update={"status": "PUBLISHED"})
+            return _write_version(connection, published, draft.version), problems
 
     def get(self, workflow_id: str) -> Workflow:
         """The current definition; raises NotFoundError('Workflow not found')."""
@@ -74,11 +81,8 @@ class WorkflowRepository:
 
     def find_identical(self, workflow: Workflow, status: str | None = None) -> Workflow | None:
         """A stored workflow with the same name and definition, if there is one."""
-        wanted = _definition(workflow)
-        for candidate in self.find(status=status):
-            if candidate.name == workflow.name and _definition(candidate) == wanted:
-                return candidate
-        return None
+        with self.database.read() as connection:
+            return _identical_in(connection, workflow, status)
 
     def update(self, workflow: Workflow, expected_version: int) -> Workflow:
         """Replace the definition if nobody else wrote since ``expected_version``.
@@ -167,6 +171,38 @@ class WorkflowRepository:
             createdAt=live.created_at,
             updatedAt=row.created_at,
         )
+
+
+def _insert_draft(connection: Connection, workflow: Workflow) -> Workflow:
+    """Insert ``workflow`` as a new draft: a new id, status DRAFT, version 1."""
+    now = utc_now()
+    stored = workflow.model_copy(
+        update={
+            "id": str(uuid.uuid4()),
+            "status": "DRAFT",
+            "version": 1,
+            "created_at": now,
+            "updated_at": now,
+        }
+    )
+    connection.execute(insert(workflows).values(**_row_values(stored)))
+    _snapshot(connection, stored)
+    return stored
+
+
+def _identical_in(
+    connection: Connection, workflow: Workflow, status: str | None
+) -> Workflow | None:
+    """A stored workflow with ``workflow``'s name and definition (and status), if any."""
+    query = select(workflows).where(workflows.c.name == workflow.name)
+    if status is not None:
+        query = query.where(workflows.c.status == status)
+    wanted = _definition(workflow)
+    for row in connection.execute(query.order_by(workflows.c.updated_at.desc())):
+        candidate = _workflow_from_row(row)
+        if _definition(candidate) == wanted:
+            return candidate
+    return None
 
 
 _LARGEST_VERSION = 2**62

@@ -9,7 +9,7 @@ import importlib.util
 import os
 import re
 import sys
-from collections.abc import Mapping
+from collections.abc import Callable, Mapping
 from pathlib import Path
 
 X11_SOCKET_DIR = Path("/tmp/.X11-unix")
@@ -17,9 +17,14 @@ X11_SYSTEM_PACKAGES = "libxcb-cursor0 libxcb-icccm4 libxcb-keysyms1 libxkbcommon
 
 
 def missing_display_reason(
-    environ: Mapping[str, str] = os.environ, platform: str = sys.platform
+    environ: Mapping[str, str] = os.environ,
+    platform: str = sys.platform,
+    plugin_problem: Callable[[], str | None] | None = None,
 ) -> str | None:
-    """Why no window can be opened, or None when one can (or the platform decides itself)."""
+    """Why no window can be opened, or None when one can (or the platform decides itself).
+
+    ``plugin_problem`` checks Qt's X11 plugin once a display is found (by default
+    ``x11_plugin_problem``, which loads the installed plugin)."""
     if environ.get("QT_QPA_PLATFORM") or not platform.startswith("linux"):
         return None
     if environ.get("WAYLAND_DISPLAY"):
@@ -32,7 +37,7 @@ def missing_display_reason(
         )
     if _local_x_display_missing(display):
         return f"the X display {display} is not running"
-    return x11_plugin_problem()
+    return (plugin_problem or x11_plugin_problem)()
 
 
 def x11_plugin_problem(plugin: Path | None = None) -> str | None:

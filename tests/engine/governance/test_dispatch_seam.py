@@ -467,8 +467,9 @@ def test_the_first_decision_stands(tmp_path: Path) -> None:
     waiting = start_waiting(harness, single("recorder", requiresApproval=True), {"x": 1})
     tasks = harness.runner.human_tasks
     tasks.decide(waiting.execution_id, "a", approved=False, by="bo", comment="no")
-    later = tasks.decide(waiting.execution_id, "a", approved=True, by="ana", comment="yes")
+    later, event = tasks.decide(waiting.execution_id, "a", approved=True, by="ana", comment="yes")
     assert (later.status, later.decided_by) == ("rejected", "bo")
+    assert event is None
 
 
 @pytest.mark.parametrize("approved", [True, False])
