@@ -4,7 +4,7 @@ from typing import Any
 
 import pytest
 
-from studio.model import Problem, has_errors, validate_definition
+from studio.model import AgentDefinition, AgentRegistry, Problem, has_errors, validate_definition
 from studio.model.overrides import (
     DEFAULT_PROMPT_ADDITION_CAP,
     MODEL_OVERRIDE_CAP,
@@ -202,3 +202,105 @@ def test_prompt_cap_defaults_to_4000() -> None:
 @pytest.mark.parametrize("raw", ["²", "1²"])
 def test_prompt_cap_falls_back_for_superscript_digits(raw: str) -> None:
     assert prompt_addition_cap({PROMPT_ADDITION_CAP_VARIABLE: raw}) == DEFAULT_PROMPT_ADDITION_CAP
+
+
+# --- what an agent's settings show on their own ------------------------------------------------
+
+
+def registry(agent_id: str, kind: str, settings: dict[str, Any]) -> AgentRegistry:
+    """The echo agent plus one agent of ``kind`` with these settings."""
+    agents = AgentRegistry()
+    agents.add(AgentDefinition(id="demo-echo-agent", name="Echo", kind="echo"))
+    agents.add(AgentDefinition(id=agent_id, name=agent_id, kind=kind, settings=settings))
+    return agents
+
+
+def publish_with(agents: AgentRegistry, data: Any) -> list[Problem]:
+    return validate_definition(data, publish=True, known_agents=agents)
+
+
+@pytest.mark.parametrize(
+    ("argv", "index"),
+    [
+        (["sh", "-c", "echo ${input.text}"], 2),
+        (["/bin/bash", "-euc", "printf %s ${input.text}", "bash"], 2),
+        (["bash", "-o", "pipefail", "-c", "grep ${parameters.word} notes.txt"], 4),
+        (["dash", "-c", 'echo "$${HOME} ${config.greeting}"'], 2),
+    ],
+    ids=["sh", "combined-flags", "option-with-argument", "escaped-and-real"],
+)
+def test_a_template_inside_a_sh_c_script_is_a_warning(argv: list[str], index: int) -> None:
+    agents = registry("scripted", "shell", {"argv": argv})
+
+    problems = publish_with(agents, pair(node("a", "scripted"), node("b")))
+
+    assert [(p.code, p.severity, p.node_id) for p in problems] == [
+        ("shell.template-in-script", "warning", "a")
+    ]
+    message = problems[0].message
+    assert "agent 'scripted'" in message and f"settings.argv[{index}]" in message
+    assert "interpreted by the shell" in message
+    assert '"$1"' in message  # the safe way is named
+
+
+@pytest.mark.parametrize(
+    "argv",
+    [
+        ["sh", "-c", 'printf %s "$1"', "sh", "${input.text}"],
+        ["sh", "-c", "echo $${HOME}"],
+        ["printf", "%s", "${input.text}"],
+        ["sh", "run.sh", "${input.text}"],
+        ["bash", "-e", "run.sh", "${input.text}"],
+    ],
+    ids=["value-as-argument", "escaped", "no-shell", "script-file", "script-file-with-flag"],
+)
+def test_templates_outside_a_shell_script_are_fine(argv: list[str]) -> None:
+    agents = registry("scripted", "shell", {"argv": argv})
+    assert publish_with(agents, pair(node("a", "scripted"), node("b"))) == []
+
+
+def test_a_compensation_tool_with_a_template_in_its_script_is_a_warning() -> None:
+    agents = registry("undo", "shell", {"argv": ["sh", "-c", "rm /tmp/${input.file}"]})
+    data = pair(node("a", compensation={"tool": "undo", "args": {"file": "x"}}), node("b"))
+
+    problems = publish_with(agents, data)
+
+    assert [(p.code, p.node_id) for p in problems] == [("shell.template-in-script", "a")]
+    assert "compensation tool 'undo'" in problems[0].message
+
+
+@pytest.mark.parametrize(
+    "url",
+    [
+        "${config.base}/items",
+        "http://${input.host}/items",
+        "https://api.example:${input.port}/items",
+        "https://${input.user}@api.example/items",
+        "https://api.example${input.path}",
+    ],
+    ids=["whole-origin", "host", "port", "user-info", "right-after-the-host"],
+)
+def test_an_http_url_with_a_substitution_in_its_origin_blocks_publishing(url: str) -> None:
+    agents = registry("fetcher", "http", {"url": url})
+
+    problems = publish_with(agents, pair(node("a", "fetcher"), node("b")))
+
+    assert [(p.code, p.severity, p.node_id) for p in problems] == [
+        ("http.url-origin-template", "error", "a")
+    ]
+    assert "scheme, host and port" in problems[0].message
+    assert "agent 'fetcher'" in problems[0].message
+
+
+@pytest.mark.parametrize(
+    "url",
+    [
+        "https://api.example/items/${input.id}?page=${input.page}",
+        "https://api.example?q=${input.q}",
+        "https://api.example:8443/items",
+        "https://api.example/$${literal}",
+    ],
+)
+def test_an_http_url_with_a_literal_origin_is_fine(url: str) -> None:
+    agents = registry("fetcher", "http", {"url": url})
+    assert publish_with(agents, pair(node("a", "fetcher"), node("b"))) == []

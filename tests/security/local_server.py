@@ -1,5 +1,6 @@
 """A real HTTP server on 127.0.0.1 (an ephemeral port, in a thread) that records every request
-and answers with a JSON echo of it: method, path, query, headers and body. The path
+and answers with a JSON echo of it: method, request target as sent (path and query, still
+percent-encoded), path, decoded query, headers and body. The path
 ``/status/NNN`` answers status NNN with the request body as it came, instead."""
 
 import contextlib
@@ -67,6 +68,7 @@ class _Handler(BaseHTTPRequestHandler):
         self.server.recorded.append(received)  # type: ignore[attr-defined]
         echo = {
             "method": received.method,
+            "target": self.path,
             "path": received.path,
             "query": received.query,
             "headers": received.headers,

@@ -16,6 +16,7 @@ import pytest
 
 from studio.model import AgentDefinition
 from studio.model.execution import COMPENSATION_SUFFIX
+from tests.cli_runner import run_studio
 from tests.engine.runner_harness import Harness, make_harness
 from tests.security.local_server import PROXY_VARIABLES, RecordingServer, recording_server
 
@@ -263,3 +264,29 @@ def test_the_canary_is_created_when_a_program_does_evaluate_the_payload(
     payload = PAYLOADS["command-separator"].replace("CANARY", str(canary))
     run_one_agent(harness, agent, payload)
     assert canary.exists()
+
+
+# --- the escape hatch is named when a workflow is validated -----------------------------------
+
+
+def test_validate_publish_warns_of_a_template_inside_a_sh_c_script(tmp_path: Path) -> None:
+    agents = tmp_path / "agents"
+    agents.mkdir()
+    (agents / "evaluator.yaml").write_text(
+        "id: evaluator\nname: evaluator\nkind: shell\n"
+        "settings:\n  argv: [sh, -c, 'printf %s ${input.text}']\n",
+        encoding="utf-8",
+    )
+    workflow = tmp_path / "evaluate.yaml"
+    workflow.write_text("name: evaluate\nnodes:\n  - {id: say, agentId: evaluator}\n")
+
+    result = run_studio("validate", str(workflow), "--publish", "--agents", str(agents))
+
+    assert result.returncode == 0, result.stdout + result.stderr
+    lines = result.stdout.splitlines()
+    assert lines[0].startswith(f"{workflow}: warning: node 'say': agent 'evaluator' puts a ")
+    assert "settings.argv[2]" in lines[0]
+    assert "the substituted value is interpreted by the shell" in lines[0]
+    assert '"$1"' in lines[0]
+    assert lines[0].endswith("[shell.template-in-script]")
+    assert lines[-1] == f"{workflow}: valid for publishing (1 warning(s))"

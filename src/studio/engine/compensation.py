@@ -149,6 +149,7 @@ class Compensator:
             )
             self._finish_entry(context, entry, node_id, failure)
             return
+        context.learn_agent_secrets(agent)  # a tool's own key is hidden like a node agent's
         call = AgentCall(
             execution_id=context.execution_id,
             workflow_id=context.workflow.id or "",

@@ -7,9 +7,12 @@ A workflow's ``configuration.credentials`` maps names to references, never to va
                           itself contain ``/`` (the last one separates the two)
 
 Errors name the reference and never the value. A resolved value lives only for one call; a
-Redactor replaces it with ``[redacted]`` wherever it might be written down.
+Redactor replaces it with ``[redacted]`` wherever it might be written down, and
+:func:`secrets_in` names the references whose values a text holds, for what must be refused
+rather than redacted (an artifact, which can never be removed once landed).
 """
 
+import functools
 import os
 import re
 from collections.abc import Iterable, Mapping
@@ -111,11 +114,35 @@ def _from_keyring(reference: str, location: str) -> str:
     return value
 
 
+def agent_secret_name(agent_id: str, setting: str) -> str:
+    """The name an agent's own ``...Ref`` setting's value is kept under during a run."""
+    return f"{agent_id}.{setting}"
+
+
+def secret_label(name: str) -> str:
+    """How a kept secret is named to a person, never by its value: ``credentials.NAME`` for a
+    workflow's credential (a name a template can use has no dot), else the agent's setting."""
+    agent_id, dot, setting = name.rpartition(".")
+    return f"settings.{setting} of agent '{agent_id}'" if dot else f"credentials.{name}"
+
+
+def secrets_in(text: str, secrets: Mapping[str, str]) -> list[str]:
+    """The labels of the secrets whose value appears in the text, in any spelling."""
+    return [
+        secret_label(name)
+        for name, value in sorted(secrets.items())
+        if Redactor([value]).finds(text)
+    ]
+
+
 class Redactor:
     """Replaces every occurrence of known secret values with ``[redacted]``.
 
-    Overlapping occurrences of several secrets become one marker, so no part of a secret is
-    left behind. A value that is itself part of the marker text cannot be hidden by it.
+    A secret is found however the text spells it: as written, percent-encoded (as in a URL or
+    a form), or escaped inside JSON or a Python repr, each character either way, since agents
+    and servers echo what they were sent in those forms. Overlapping occurrences of several
+    secrets become one marker, so no part of a secret is left behind. A value that is itself
+    part of the marker text cannot be hidden by it.
     """
 
     def __init__(self, secrets: Iterable[str]) -> None:
@@ -124,9 +151,13 @@ class Redactor:
             (value for value in kept if len(value) >= MIN_SECRET_CHARS),
             key=lambda value: (-len(value), value),
         )
-        alternatives = "|".join(re.escape(value) for value in longest_first)
+        alternatives = "|".join(spelling_pattern(value) for value in longest_first)
         # A lookahead finds the longest secret starting at every position, overlaps included.
         self._pattern = re.compile(f"(?=({alternatives}))", re.DOTALL) if alternatives else None
+
+    def finds(self, text: str) -> bool:
+        """Whether any secret appears in the text, in any spelling."""
+        return self._pattern is not None and self._pattern.search(text) is not None
 
     def redact(self, data: Any) -> Any:
         """A copy of JSON-like data with secrets replaced in strings, keys included."""
@@ -161,3 +192,43 @@ class Redactor:
             else:
                 spans.append((start, end))
         return spans
+
+
+_SHORT_ESCAPES = {
+    '"': '\\"',
+    "'": "\\'",
+    "\\": "\\\\",
+    "/": "\\/",
+    "\b": "\\b",
+    "\f": "\\f",
+    "\n": "\\n",
+    "\r": "\\r",
+    "\t": "\\t",
+}
+"""How JSON and Python reprs escape a character with a backslash."""
+
+
+@functools.lru_cache(maxsize=64)  # a Redactor is made for every call and every result
+def spelling_pattern(value: str) -> str:
+    """A regular expression for ``value`` however each of its characters is spelled."""
+    return "".join(_character_pattern(char) for char in value)
+
+
+def _character_pattern(char: str) -> str:
+    code = ord(char)
+    encoded = ["".join(f"%{byte:02X}" for byte in char.encode("utf-8", "surrogatepass"))]
+    if code <= 0xFFFF:
+        encoded.append(f"\\u{code:04X}")
+    else:  # JSON writes a surrogate pair, Python an eight-digit escape
+        high, low = 0xD800 + ((code - 0x10000) >> 10), 0xDC00 + ((code - 0x10000) & 0x3FF)
+        encoded += [f"\\u{high:04X}\\u{low:04X}", f"\\U{code:08X}"]
+    if code <= 0xFF:
+        encoded.append(f"\\x{code:02X}")
+    # Longest first: alternatives are tried in order, so an escape is taken whole.
+    spellings = [f"(?i:{re.escape(text)})" for text in sorted(encoded, key=len, reverse=True)]
+    if char in _SHORT_ESCAPES:
+        spellings.append(re.escape(_SHORT_ESCAPES[char]))
+    if char == " ":
+        spellings.append(re.escape("+"))  # a form-encoded space
+    spellings.append(re.escape(char))
+    return f"(?:{'|'.join(spellings)})"

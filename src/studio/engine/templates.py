@@ -12,7 +12,7 @@ Dictionary keys are not templates; only values are rendered.
 import copy
 import json
 from collections.abc import Mapping
-from typing import Any
+from typing import Any, NamedTuple
 
 from studio.engine.paths import InvalidPath, PathNotFound, parse_path, resolve_path
 
@@ -75,23 +75,52 @@ def _whole_reference(template: str) -> str | None:
     return None if _CLOSE in inner else inner
 
 
-def _substitute(template: str, context: Mapping[str, Any]) -> str:
-    pieces: list[str] = []
+class Piece(NamedTuple):
+    """A run of literal text (``reference`` is None) or one ``${reference}``."""
+
+    text: str
+    reference: str | None = None
+
+
+def pieces(template: str) -> list[Piece]:
+    """A string template split into references and the literal text between them (``$${``
+    already unescaped), for callers that treat substituted text differently from written text."""
+    found: list[Piece] = []
     position = 0
     while (start := template.find(_OPEN, position)) >= 0:
         if start > position and template[start - 1] == "$":
             # ``$${`` is an escaped, literal ``${``.
-            pieces.extend((template[position : start - 1], _OPEN))
+            found += [Piece(template[position : start - 1]), Piece(_OPEN)]
             position = start + len(_OPEN)
             continue
         end = template.find(_CLOSE, start + len(_OPEN))
         if end < 0:
             raise TemplateError(template, f"'{_OPEN}' at position {start} is not closed")
-        reference = template[start + len(_OPEN) : end]
-        pieces.extend((template[position:start], as_text(_lookup(template, reference, context))))
+        found += [Piece(template[position:start]), Piece("", template[start + len(_OPEN) : end])]
         position = end + len(_CLOSE)
-    pieces.append(template[position:])
-    return "".join(pieces)
+    found.append(Piece(template[position:]))
+    merged: list[Piece] = []
+    for piece in found:
+        if merged and piece.reference is None and merged[-1].reference is None:
+            merged[-1] = Piece(merged[-1].text + piece.text)
+        elif piece.text or piece.reference is not None:
+            merged.append(piece)
+    return merged
+
+
+def reference_text(template: str, reference: str, context: Mapping[str, Any]) -> str:
+    """The value of one reference of ``template``, as it reads inside a longer string."""
+    return as_text(_lookup(template, reference, context))
+
+
+def _substitute(template: str, context: Mapping[str, Any]) -> str:
+    return "".join(_piece_text(template, piece, context) for piece in pieces(template))
+
+
+def _piece_text(template: str, piece: Piece, context: Mapping[str, Any]) -> str:
+    if piece.reference is None:
+        return piece.text
+    return reference_text(template, piece.reference, context)
 
 
 def _lookup(template: str, reference: str, context: Mapping[str, Any]) -> Any:

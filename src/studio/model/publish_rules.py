@@ -2,6 +2,8 @@
 
 from collections.abc import Container
 
+from studio.model.agent_setting_rules import agent_setting_problems
+from studio.model.agents import AgentRegistry
 from studio.model.graph import isolated_nodes
 from studio.model.overrides import MODEL_OVERRIDE_CAP, prompt_addition_cap
 from studio.model.problems import Problem, error, warning
@@ -35,6 +37,8 @@ def publish_problems(
             continue  # a catalog template: its agents are mapped when someone uses it
         problems.extend(agent_problems(node, known_agents))
         problems.extend(compensation_problems(node, known_agents))
+        if isinstance(known_agents, AgentRegistry):  # ids alone say nothing of settings
+            problems.extend(agent_setting_problems(node, known_agents))
     problems.extend(override_warnings(workflow, prompt_cap))
     return problems
 

@@ -120,7 +120,7 @@ def test_a_json_response_is_the_output_and_the_input_is_the_default_body(server:
 def test_url_headers_params_and_body_are_templates(server: str) -> None:
     settings = {
         "method": "put",
-        "url": "${config.base}/json/${input.id}",
+        "url": f"{server}/json/${{input.id}}",
         "headers": {"X-Token": "token-${parameters.user}"},
         "params": {"page": "${input.page}", "tags": ["a", "${parameters.user}"]},
         "body": {"id": "${input.id}", "note": "from ${parameters.user}"},
@@ -129,7 +129,6 @@ def test_url_headers_params_and_body_are_templates(server: str) -> None:
         settings,
         {"id": 42, "page": 2},
         parameters={"user": "ada"},
-        configuration={"base": server},
     )
     assert output == {
         "method": "PUT",
@@ -182,7 +181,19 @@ def test_a_missing_value_in_the_url_is_a_template_error(server: str) -> None:
 
 @pytest.mark.parametrize(
     "settings",
-    [{}, {"url": "ftp://example.invalid/x"}, {"url": "http://x", "params": {"a": {"b": 1}}}],
+    [
+        {},
+        {"url": "ftp://example.invalid/x"},
+        {"url": "http://x", "params": {"a": {"b": 1}}},
+        {"url": "${config.base}/json"},
+        {"url": "http://x", "method": "GET /admin HTTP/1.1\r\nX:"},
+        {"url": "http://x", "headers": {"X-Name": "café"}},
+    ],
 )
 def test_bad_settings_are_an_invalid_agent(settings: dict[str, Any]) -> None:
-    assert failure_of(settings).error_type == "InvalidAgent"
+    assert failure_of(settings, configuration={"base": "http://x"}).error_type == "InvalidAgent"
+
+
+def test_params_are_added_to_the_query_the_url_writes(server: str) -> None:
+    settings = {"method": "GET", "url": f"{server}/json?page=2", "params": {"sort": "name"}}
+    assert request(settings)["query"] == {"page": ["2"], "sort": ["name"]}

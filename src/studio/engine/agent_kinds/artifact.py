@@ -7,6 +7,10 @@ version, execution, node, attempt) from the call, over whatever the text says: p
 recorded by the runner, never taken from what an agent wrote. The node's output is the
 landed ref, so a run's outputs link to what it added to the graph.
 
+A text that holds the value of a credential known to the call (``${credentials.NAME}`` rendered
+into the template, or the value in the input, percent-encoded or escaped included) is refused
+as ``ArtifactRejected`` naming the reference: what lands can never be removed.
+
 The kind does not know the store: the workspace gives it a ``land(text, provenance)``
 function, so a Studio without a knowledge store simply has no artifact kind installed.
 """
@@ -16,7 +20,9 @@ from typing import Any, ClassVar
 
 from studio.engine.agent_kinds.base import AgentCall, AgentError, AgentKind
 from studio.engine.agent_kinds.settings import rendered_text
+from studio.engine.credentials import secrets_in
 from studio.model.errors import StudioError
+from studio.store.errors import StorageFaultError
 
 Lander = Callable[[str, dict[str, Any]], str]
 """(Markdown text, provenance) → the ref it landed as; raises ValueError with the problems."""
@@ -33,10 +39,13 @@ class ArtifactKind(AgentKind):
     async def run(self, call: AgentCall) -> Any:
         """Land the Markdown; a lint failure is an ArtifactRejected error listing every problem."""
         text = _markdown_of(call)
+        _refuse_credentials(call, text)
         try:
             ref = self.land(text, provenance(call))
         except ValueError as refused:
             raise AgentError("ArtifactRejected", str(refused)) from None
+        except StorageFaultError:
+            raise  # the store failed, not the artifact: the run stops, resumable
         except StudioError as conflict:  # e.g. another landing superseded the head first
             raise AgentError("ArtifactConflict", str(conflict)) from None
         return {"ref": ref}
@@ -53,6 +62,18 @@ def provenance(call: AgentCall) -> dict[str, Any]:
     if call.workflow_version is not None:
         produced_by["workflow_version"] = call.workflow_version
     return produced_by
+
+
+def _refuse_credentials(call: AgentCall, text: str) -> None:
+    """A credential in the text would stay in the store for good, so nothing lands; the error
+    names the references that matched, never their values."""
+    found = secrets_in(text, call.secrets)
+    if found:
+        message = (
+            f"the artifact was not landed: it holds the value of {', '.join(found)}; a "
+            "credential never goes into the knowledge store, where nothing can be removed"
+        )
+        raise AgentError("ArtifactRejected", message, {"references": found})
 
 
 def _markdown_of(call: AgentCall) -> str:

@@ -1,9 +1,11 @@
 """The ``http`` kind: one HTTP request per node run.
 
 Settings (all templates):
-    url: required.
+    url: required; the scheme, host and port are written out, values substituted into the
+        path or query are percent-encoded where they stand (see :mod:`http_url`).
     method: default ``POST``.
-    headers: optional mapping of header names to text.
+    headers: optional mapping of header names to text; a rendered value holding CR, LF, NUL
+        or another control character (or non-ASCII text) is an InvalidAgent, before connecting.
     params: optional mapping of query parameters.
     body: optional JSON template sent as the JSON body. Without it the node input is sent,
         except for GET and HEAD, which send no body.
@@ -13,11 +15,13 @@ Status 400 and above is an ``HTTPError`` (status in the message and in details),
 broken connection a ``ConnectionError``, and an httpx timeout (the call's timeout) a ``Timeout``.
 """
 
+import re
 from typing import Any, ClassVar
 
 import httpx
 
 from studio.engine.agent_kinds.base import AgentCall, AgentError, AgentKind
+from studio.engine.agent_kinds.http_url import request_url
 from studio.engine.agent_kinds.settings import (
     invalid_agent,
     rendered,
@@ -29,6 +33,10 @@ from studio.engine.agent_kinds.settings import (
 _BODYLESS_METHODS = frozenset({"GET", "HEAD"})
 _ERROR_TEXT_CHARS = 500
 _QUERY_SCALARS = (str, int, float, bool, type(None))
+_TOKEN = re.compile(r"[!#$%&'*+.^_`|~0-9A-Za-z-]+")
+"""An HTTP token (RFC 9110): what a method or a header name may be."""
+_BREAKING = re.compile(r"[\x00-\x08\x0a-\x1f\x7f]")
+"""Control characters other than tab: CR and LF would start a new header or request."""
 
 
 class HttpKind(AgentKind):
@@ -55,20 +63,49 @@ class HttpKind(AgentKind):
 
 def _request_arguments(call: AgentCall) -> dict[str, Any]:
     method = rendered_text(call, "method", setting(call, "method", "POST")).upper()
+    if not _TOKEN.fullmatch(method):
+        raise invalid_agent(call, "method", "must render to an HTTP method such as GET or POST")
     arguments: dict[str, Any] = {
         "method": method,
-        "url": rendered_text(call, "url", setting(call, "url")),
-        "headers": {
-            name: rendered_text(call, f"headers.{name}", value)
-            for name, value in string_mapping(call, "headers").items()
-        },
-        "params": _query_parameters(call),
+        "url": _with_parameters(call, request_url(call, setting(call, "url"))),
+        "headers": _headers(call),
     }
     if "body" in call.agent.settings:
         arguments["json"] = rendered(call, "body", call.agent.settings["body"])
     elif method not in _BODYLESS_METHODS:
         arguments["json"] = call.input
     return arguments
+
+
+def _headers(call: AgentCall) -> dict[str, str]:
+    """The rendered headers; one that would split the request is refused before connecting."""
+    headers: dict[str, str] = {}
+    for name, template in string_mapping(call, "headers").items():
+        if not _TOKEN.fullmatch(name):
+            raise invalid_agent(call, "headers", f"has the header name {name!r}, not a valid name")
+        value = rendered_text(call, f"headers.{name}", template)
+        if _BREAKING.search(value):
+            raise invalid_agent(
+                call,
+                f"headers.{name}",
+                "renders to a value with a line break, NUL or other control character, "
+                "which could split the request (the value is not shown)",
+            )
+        if not value.isascii():
+            raise invalid_agent(call, f"headers.{name}", "must render to ASCII text")
+        headers[name] = value
+    return headers
+
+
+def _with_parameters(call: AgentCall, url: str) -> str:
+    """The URL with ``params`` added after the query its template writes (not instead of it)."""
+    params = _query_parameters(call)
+    if not params:
+        return url
+    try:
+        return str(httpx.URL(url).copy_merge_params(params))
+    except httpx.InvalidURL as failure:
+        raise invalid_agent(call, "url", f"is not a valid URL: {_reason(failure)}") from None
 
 
 def _query_parameters(call: AgentCall) -> dict[str, Any]:

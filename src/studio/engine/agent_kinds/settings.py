@@ -34,7 +34,7 @@ def rendered(call: AgentCall, name: str, template: Any) -> Any:
     try:
         return render(template, call.template_context())
     except TemplateError as failure:
-        raise _template_failure(call, name, failure) from None
+        raise template_failure(call, name, failure) from None
 
 
 def rendered_text(call: AgentCall, name: str, template: Any) -> str:
@@ -46,7 +46,7 @@ def rendered_text(call: AgentCall, name: str, template: Any) -> str:
     try:
         return render_text(template, call.template_context())
     except TemplateError as failure:
-        raise _template_failure(call, name, failure) from None
+        raise template_failure(call, name, failure) from None
 
 
 def string_list(call: AgentCall, name: str, default: Any = _MISSING) -> list[str]:
@@ -65,7 +65,8 @@ def string_mapping(call: AgentCall, name: str) -> dict[str, Any]:
     return dict(value)
 
 
-def _template_failure(call: AgentCall, name: str, failure: TemplateError) -> AgentError:
+def template_failure(call: AgentCall, name: str, failure: TemplateError) -> AgentError:
+    """The error for a setting whose template cannot be rendered, naming the reference."""
     message = f"agent '{call.agent.id}': settings.{name}: {failure}"
     details = {"setting": name}
     if failure.reference is not None:
