@@ -140,6 +140,46 @@ def test_bad_input_exits_2_naming_the_problem_and_stores_nothing(
     assert stored_workflow_count(studio_data_dir) == 0
 
 
+@pytest.mark.parametrize(
+    ("given", "expected"),
+    [
+        (
+            "[" * 500 + "]" * 500,
+            "--input: [0][0][0][0][0][0][0][0]…: nested deeper than 200 levels",
+        ),
+        ("[" * 5000 + "]" * 5000, "--input: nested deeper than 200 levels"),
+        ('{"x": NaN}', "--input: x: numbers must be finite"),
+        ('{"x": [Infinity]}', "--input: x[0]: numbers must be finite"),
+        ("-Infinity", "--input: numbers must be finite"),
+        (
+            json.dumps({"text": "y" * 1_000_001}),
+            "--input: text: a text of 1,000,001 characters; at most 1,000,000 are allowed",
+        ),
+    ],
+    ids=["500-deep", "5000-deep", "nan", "infinity", "minus-infinity", "long-text"],
+)
+def test_input_over_the_limits_exits_2_in_one_line_and_starts_nothing(
+    tmp_path: Path, studio_data_dir: Path, given: str, expected: str
+) -> None:
+    source = tmp_path / "input.json"
+    source.write_text(given, encoding="utf-8")  # a long or deep input comes in a file
+    result = run_studio("run", str(ECHO_DEMO), "--input", f"@{source}", "--json")
+    assert result.returncode == 2
+    assert result.stdout == ""
+    assert result.stderr == "studio: " + expected.replace("--input", str(source), 1) + "\n"
+    assert stored_workflow_count(studio_data_dir) == 0
+    assert studio_json("executions", "list") == []
+
+
+def test_nan_given_on_the_command_line_is_refused_too(studio_data_dir: Path) -> None:
+    result = run_studio("run", str(ECHO_DEMO), "--input", '{"message": NaN}')
+    assert (result.returncode, result.stderr) == (
+        2,
+        "studio: --input: message: numbers must be finite\n",
+    )
+    assert studio_json("executions", "list") == []
+
+
 def test_a_file_failing_publish_validation_exits_2_lists_problems_and_stores_nothing(
     studio_data_dir: Path,
 ) -> None:

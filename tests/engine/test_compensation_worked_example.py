@@ -174,3 +174,37 @@ def test_the_cli_shows_compensation_in_the_execution_record(tmp_path: Path) -> N
     assert document["compensationStatus"] == "completed"
     assert document["compensationSummary"]["entries"][0]["status"] == "compensated"
     assert document["nodeResults"]["create-ticket#comp"]["status"] == "compensated"
+
+
+def test_a_node_id_ending_in_comp_is_refused_before_it_can_break_compensation(
+    tmp_path: Path,
+) -> None:
+    """A node named ``create-ticket#comp`` used to share the row of create-ticket's
+    compensation: the unwind took that node's result for an interrupted compensation, never
+    closed the ticket, and filed a false INTERRUPTED finding against create-ticket. Such an
+    id is now refused when the file is validated, so the run never starts."""
+    ledger = tmp_path / "ledger.txt"
+    agents = tmp_path / "agents"
+    agents.mkdir()
+    for agent in example_agents(ledger, '{"ticketId": "TCK-4471"}', close_fails=False):
+        (agents / f"{agent.id}.json").write_text(json.dumps(agent.to_data()))
+    data = worked_example(**DENY_CLOSE_OUT)
+    data["nodes"][1]["id"] = "create-ticket#comp"
+    data["edges"] = [
+        {"source": "create-ticket", "target": "create-ticket#comp"},
+        {"source": "create-ticket#comp", "target": "close-out"},
+    ]
+    workflow = tmp_path / "tickets.json"
+    workflow.write_text(json.dumps(data))
+
+    checked = run_studio("validate", str(workflow))
+    assert checked.returncode == 1
+    assert "nodes[1].id: 'create-ticket#comp' is not a valid id" in checked.stdout
+    assert "[structure.identifier]" in checked.stdout
+
+    run = run_studio("run", str(workflow), "--agents", str(agents), "--quiet")
+    assert run.returncode == 2
+    assert "'create-ticket#comp' is not a valid id" in run.stderr
+    assert "Traceback" not in run.stderr
+    assert not ledger.exists()  # nothing ran, so nothing needs undoing
+    assert json.loads(run_studio("executions", "list", "--json").stdout) == []

@@ -37,6 +37,8 @@ GO = EdgeCondition(field="go", operator="equals", value=True)
 """The condition the generated graphs use: the source's output says ``{"go": true}``."""
 
 Link = tuple[str, str] | tuple[str, str, EdgeCondition | None]
+SHORT_IDS = st.from_regex(r"[A-Za-z0-9][A-Za-z0-9._-]{0,2}", fullmatch=True)
+"""Node ids of one to three characters, in the pattern every node id follows."""
 
 
 def workflow_of(node_ids: Iterable[str], links: Iterable[Link]) -> Workflow:
@@ -51,7 +53,7 @@ def workflow_of(node_ids: Iterable[str], links: Iterable[Link]) -> Workflow:
 @st.composite
 def dag_workflows(draw: st.DrawFn, conditional: bool = False) -> Workflow:
     """A DAG: links only go forward in a hidden order; nodes are listed in a shuffled order."""
-    hidden = draw(st.lists(st.text(min_size=1, max_size=3), min_size=1, max_size=8, unique=True))
+    hidden = draw(st.lists(SHORT_IDS, min_size=1, max_size=8, unique=True))
     pairs = [(a, b) for i, a in enumerate(hidden) for b in hidden[i + 1 :]]
     chosen = draw(st.lists(st.sampled_from(pairs), max_size=14)) if pairs else []
     conditions = st.sampled_from((None, GO)) if conditional else st.none()

@@ -32,6 +32,37 @@ def test_only_published_workflows_start(tmp_path: Path) -> None:
         harness.runner.start(draft.id)
 
 
+def test_an_input_over_the_limits_starts_nothing(tmp_path: Path) -> None:
+    """Whoever starts the run (a terminal, the app's run dialog, a program)."""
+    harness = make_harness(tmp_path)
+    workflow = harness.publish(chain("a"))
+    deep: object = "bottom"
+    for _ in range(201):
+        deep = [deep]
+    for refused in (deep, {"ratio": float("nan")}, {"text": "x" * 1_000_001}):
+        with pytest.raises(NotAllowedError, match="the input cannot be used"):
+            harness.runner.start(workflow.id, refused)
+    assert harness.executions.find() == []
+
+
+def test_a_workflow_stored_with_a_node_id_outside_the_pattern_does_not_start(
+    tmp_path: Path,
+) -> None:
+    harness = make_harness(tmp_path)
+    workflow = harness.publish(chain("a", "b"))
+    database = harness.workflows.database
+    with database.write() as connection:  # as an older Studio could have stored it
+        connection.exec_driver_sql(
+            "UPDATE workflows SET definition = replace(definition, '\"b\"', '\"b#comp\"') "
+            "WHERE id = ?",
+            (workflow.id,),
+        )
+    assert [n.id for n in harness.workflows.get(workflow.id).nodes] == ["a", "b#comp"]
+    with pytest.raises(NotAllowedError, match="'b#comp' is not a valid node id"):
+        harness.runner.start(workflow.id)
+    assert harness.executions.find() == []
+
+
 def test_an_execution_starts_with_every_node_pending_and_pins_the_version(tmp_path: Path) -> None:
     harness = make_harness(tmp_path)
     workflow = harness.publish(chain("a", "b"))

@@ -5,10 +5,10 @@ from datetime import UTC, date, datetime, timedelta, timezone
 import pytest
 import yaml
 
-from studio.knowledge import front_matter
 from studio.knowledge.front_matter import (
     ArtifactFormatError,
     artifact_ref,
+    load_front_matter,
     load_yaml,
     parse_created_at,
     plain,
@@ -16,6 +16,7 @@ from studio.knowledge.front_matter import (
     split_artifact,
 )
 from studio.model.knowledge import FrontMatter, Link
+from studio.model.safe_yaml import SafeYamlLoader
 
 STORIES = """\
 ---
@@ -117,7 +118,7 @@ def test_front_matter_that_is_not_a_mapping_is_a_format_error() -> None:
 def test_the_c_loader_is_used_when_pyyaml_has_it() -> None:
     base = getattr(yaml, "CSafeLoader", yaml.SafeLoader)
 
-    assert issubclass(front_matter._UniqueKeyLoader, base)
+    assert issubclass(SafeYamlLoader, base)
 
 
 def test_read_front_matter_builds_the_shared_shape() -> None:
@@ -168,3 +169,73 @@ def test_plain_turns_dates_into_iso_text() -> None:
     value = {"due": date(2026, 9, 9), "steps": [datetime(2026, 9, 9, 8, tzinfo=UTC), 3]}
 
     assert plain(value) == {"due": "2026-09-09", "steps": ["2026-09-09T08:00:00+00:00", 3]}
+
+
+def test_each_caller_gets_its_own_front_matter_to_change() -> None:
+    front_text = STORIES.split("---\n")[1]
+    first = load_front_matter(front_text)
+    first["title"] = "Changed by one caller"
+    first["links"].append({"type": "CITES", "target": "design"})
+    first["produced_by"]["node"] = "someone-else"
+
+    again = load_front_matter(front_text)
+
+    assert again["title"] == "User stories"
+    assert again["links"] == [{"type": "DERIVED_FROM", "target": "requirements"}]
+    assert again["produced_by"]["node"] == "stories"
+
+
+LAUGHS = "\n".join(
+    ['  - &a0 ["lol", "lol", "lol", "lol", "lol", "lol", "lol", "lol", "lol"]']
+    + [f"  - &a{n} [{', '.join([f'*a{n - 1}'] * 9)}]" for n in range(1, 9)]
+)
+"""The "billion laughs": nine levels of nine aliases, as the items of a YAML list."""
+
+
+def test_a_billion_laughs_front_matter_is_refused_on_the_line_it_explodes() -> None:
+    text = STORIES.replace("links:\n", f"links:\n{LAUGHS}\n", 1)
+
+    with pytest.raises(ArtifactFormatError) as raised:
+        split_artifact(text)
+
+    assert raised.value.reason == "limit"
+    assert raised.value.line == 15  # a6, the first list too big on its own
+    assert raised.value.message.startswith("aliases repeat 490,329,036 values")
+
+
+def test_a_billion_laughs_item_block_is_refused_on_its_file_line() -> None:
+    item = "id: REQ-1\nacceptance:\n" + LAUGHS + "\n"
+
+    with pytest.raises(ArtifactFormatError) as raised:
+        load_yaml(item, first_line=30)
+
+    assert (raised.value.reason, raised.value.line) == ("limit", 38)  # a6 again
+
+
+def test_a_recursive_alias_in_front_matter_is_refused() -> None:
+    with pytest.raises(ArtifactFormatError) as raised:
+        split_artifact("---\nid: x\nlinks: &l [*l]\n---\n")
+
+    assert raised.value.reason == "limit"
+    assert raised.value.message == "an alias is used inside the value it names"
+
+
+def test_front_matter_nested_too_deep_is_refused() -> None:
+    with pytest.raises(ArtifactFormatError) as raised:
+        split_artifact("---\nid: x\nlinks: " + "[" * 300 + "]" * 300 + "\n---\n")
+
+    assert (raised.value.reason, raised.value.line) == ("limit", 3)
+    assert raised.value.message == "nested deeper than 200 levels"
+
+
+def test_a_text_over_the_limit_in_front_matter_is_refused() -> None:
+    with pytest.raises(ArtifactFormatError, match="a text of 1,000,001 characters"):
+        split_artifact("---\nid: x\ntitle: " + "t" * 1_000_001 + "\n---\n")
+
+
+def test_front_matter_merge_keys_still_work() -> None:
+    data, _, _ = split_artifact(
+        "---\nbase: &b {capability: analysis, node: a}\nproduced_by: {<<: *b, node: b}\n---\n"
+    )
+
+    assert data["produced_by"] == {"capability": "analysis", "node": "b"}

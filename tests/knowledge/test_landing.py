@@ -310,7 +310,7 @@ def test_a_damaged_stored_body_is_reported_on_resolve(
 
     ref = knowledge.land(FIRST)
 
-    with pytest.raises(ArtifactIntegrityError, match=f"the stored body of {ref} is damaged"):
+    with pytest.raises(ArtifactIntegrityError, match=f"damaged: {ref}: its text does not match"):
         knowledge.resolve(ref)
 
 

@@ -1,6 +1,8 @@
 """The land-time lint: each rule caught on its own, every problem reported, the fixture clean."""
 
 import dataclasses
+import subprocess
+import sys
 from collections.abc import Callable
 from datetime import UTC, datetime
 from pathlib import Path
@@ -10,6 +12,7 @@ import pytest
 from studio.knowledge.front_matter import artifact_ref, read_front_matter, split_artifact
 from studio.knowledge.lint import lint_artifact
 from studio.model.knowledge import FrontMatter
+from tests.cli_runner import REPO_ROOT
 
 FIXTURE = Path(__file__).resolve().parent / "fixtures" / "checkout-redesign"
 
@@ -90,6 +93,16 @@ CASES = {
     "front matter duplicate key": (
         replace("title: User stories\n", "title: User stories\nkind: notes\n"),
         "kg.front_matter.duplicate_key",
+    ),
+    "front matter nested too deep": (
+        replace("links:\n", "links:\n  - " + "[" * 250 + "]" * 250 + "\n"),
+        "kg.front_matter.limit",
+    ),
+    "item nested too deep": (
+        replace(
+            "covers: [REQ-1]\n", "covers: [REQ-1]\nacceptance: " + "[" * 250 + "]" * 250 + "\n"
+        ),
+        "kg.item.limit",
     ),
     **{
         f"missing {name}": (drop_line(f"{name}:"), "kg.front_matter.missing_field")
@@ -345,3 +358,92 @@ def test_a_version_dated_with_the_one_it_supersedes_is_clean() -> None:
     text = BASE.replace("2026-09-09T11:00:00Z", "2026-09-01T11:00:00+02:00")  # 09:00 UTC
 
     assert lint_artifact(text, known_refs=KNOWN) == []
+
+
+@pytest.mark.parametrize(
+    "artifact_id",
+    ["s" * 129, "stories\n", "stories#comp", "stories/../x", "-stories"],
+    ids=["too-long", "trailing-newline", "hash", "separator", "leading-hyphen"],
+)
+def test_an_artifact_id_outside_the_id_pattern_is_refused_naming_the_pattern(
+    artifact_id: str,
+) -> None:
+    text = BASE.replace("id: stories\n", f"id: {artifact_id!r}\n".replace("'", '"'), 1)
+
+    (problem,) = lint_artifact(text, known_refs=KNOWN)
+
+    assert (problem.code, problem.path) == ("kg.front_matter.id", "front matter: id")
+    assert "\n" not in problem.message
+    assert problem.message.endswith("(pattern [A-Za-z0-9][A-Za-z0-9._-]{0,127})")
+
+
+def test_an_artifact_id_at_the_id_length_is_fine() -> None:
+    text = BASE.replace("id: stories\n", f"id: {'s' * 128}\n", 1)
+    text = text.replace("supersedes: 2026-09-01-stories.md\n", "")
+
+    assert lint_artifact(text, known_refs=KNOWN) == []
+
+
+LAUGHS = "\n".join(
+    ['  - &a0 ["lol", "lol", "lol", "lol", "lol", "lol", "lol", "lol", "lol"]']
+    + [f"  - &a{n} [{', '.join([f'*a{n - 1}'] * 9)}]" for n in range(1, 9)]
+)
+"""Nine levels of nine aliases: the "billion laughs"."""
+
+
+def laughs_in_front_matter() -> str:
+    return BASE.replace("links:\n", f"links:\n{LAUGHS}\n", 1)
+
+
+def laughs_in_an_item() -> str:
+    return BASE.replace("covers: [REQ-1]\n", f"covers: [REQ-1]\nacceptance:\n{LAUGHS}\n", 1)
+
+
+def test_lint_refuses_billion_laughs_front_matter_with_its_line() -> None:
+    text = laughs_in_front_matter()
+
+    (problem,) = lint_artifact(text, known_refs=KNOWN)
+
+    assert problem.code == "kg.front_matter.limit"
+    assert problem.path == f"line {line_of(text, '  - &a6')}: front matter"
+    assert problem.message.startswith("aliases repeat 490,329,036 values")
+
+
+def test_lint_refuses_a_billion_laughs_item_with_its_line() -> None:
+    text = laughs_in_an_item()
+
+    (problem,) = lint_artifact(text, known_refs=KNOWN)
+
+    assert problem.code == "kg.item.limit"
+    assert problem.path == f"line {line_of(text, '  - &a6')}: yaml story"
+
+
+@pytest.mark.parametrize("where", ["front matter", "item"])
+@pytest.mark.parametrize("command", ["lint", "land"])
+def test_kg_lint_and_land_refuse_billion_laughs_at_once(
+    tmp_path: Path, command: str, where: str
+) -> None:
+    path = tmp_path / "stories.md"
+    text = laughs_in_front_matter() if where == "front matter" else laughs_in_an_item()
+    path.write_text(text.replace("supersedes: 2026-09-01-stories.md\n", ""), encoding="utf-8")
+
+    result = subprocess.run(
+        [sys.executable, "-m", "studio", "kg", command, str(path)],
+        capture_output=True,
+        text=True,
+        cwd=REPO_ROOT,
+        timeout=60,
+    )
+
+    assert result.returncode == 1
+    assert "aliases repeat 490,329,036 values" in result.stdout + result.stderr
+    assert "Traceback" not in result.stderr
+
+
+def test_an_item_text_over_the_limit_is_refused_even_in_the_simplest_shape() -> None:
+    text = BASE.replace("title: Pay as a guest\n", f"title: {'P' * 1_000_001}\n", 1)
+
+    (problem,) = lint_artifact(text, known_refs=KNOWN)
+
+    assert problem.code == "kg.item.limit"
+    assert problem.message == "a text of 1,000,001 characters; at most 1,000,000 are allowed"

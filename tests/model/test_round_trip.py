@@ -26,6 +26,7 @@ from studio.model import (
     load_workflow,
     write_workflow,
 )
+from studio.model.identifiers import is_identifier
 from studio.model.workflow_files import FileFormat, dump_text
 from tests.model.workflow_strategies import TRICKY_STRINGS, example_datetime, workflows
 
@@ -210,7 +211,8 @@ def test_every_condition_operator_survives_export(fmt: FileFormat, operator: str
 @pytest.mark.parametrize("fmt", FORMATS)
 @pytest.mark.parametrize("text", TRICKY_STRINGS)
 def test_yaml_tricky_text_survives_export_everywhere(fmt: FileFormat, text: str) -> None:
-    node_id = text or "empty"
+    name = text or "empty"
+    node_id = text if is_identifier(text) else "node"  # node ids follow the id pattern
     workflow = Workflow(
         name=text,
         description=text,
@@ -218,14 +220,15 @@ def test_yaml_tricky_text_survives_export_everywhere(fmt: FileFormat, text: str)
             parameters={text: text}, credentials={text: "env:TOKEN"}
         ),
         nodes=[
-            Node(id=node_id, agent_id=node_id, constraints={"k": [text, {text: text}]}),
-            Node(id=f"{node_id}!", agent_id="x"),
+            Node(id=node_id, agent_id=name, constraints={"k": [text, {text: text}]}),
+            Node(id=f"{node_id}-2", agent_id="x"),
         ],
         edges=[
             Edge(
+                id=name,
                 source=node_id,
-                target=f"{node_id}!",
-                condition=EdgeCondition(field=node_id, operator="equals", value=text),
+                target=f"{node_id}-2",
+                condition=EdgeCondition(field=name, operator="equals", value=text),
             )
         ],
     )

@@ -231,3 +231,26 @@ def test_a_credential_that_is_not_a_reference_is_refused_without_repeating_it() 
     assert [p.code for p in problems] == ["credentials.not-a-reference"]
     assert problems[0].path == "configuration.credentials.pasted"
     assert "sk-live" not in problems[0].message
+
+
+@pytest.mark.parametrize("data", [{"edges": [1]}, {"nodes": [], "edges": [1]}])
+def test_an_edge_that_is_not_a_mapping_is_a_validation_error(data: dict[str, Any]) -> None:
+    problem = only(validate_definition(data))
+    assert problem.describe() == (
+        "error: edges[0]: edges[0]: expected a mapping of fields, not a number "
+        "[structure.model_type]"
+    )
+
+
+def test_an_edge_whose_target_is_not_text_is_named_by_its_path() -> None:
+    data = {"nodes": [node("a")], "edges": [{"source": "a", "target": 7}]}
+    problem = only(validate_definition(data))
+    assert (problem.path, problem.edge_id) == ("edges[0].target", None)
+
+
+@pytest.mark.parametrize(
+    ("value", "kind"), [([], "a list"), ("x", "a text"), (None, "nothing"), (True, "true or false")]
+)
+def test_a_node_that_is_not_a_mapping_says_what_it_is(value: Any, kind: str) -> None:
+    problem = only(validate_definition({"nodes": [value]}))
+    assert problem.message == f"nodes[0]: expected a mapping of fields, not {kind}"

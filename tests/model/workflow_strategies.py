@@ -21,6 +21,7 @@ from studio.model import (
     WorkflowConfiguration,
 )
 from studio.model.base import StudioModel
+from studio.model.identifiers import ID_PATTERN, MAX_ID_CHARS, is_identifier
 
 M = TypeVar("M", bound=StudioModel)
 
@@ -98,6 +99,20 @@ texts: st.SearchStrategy[str] = st.one_of(
 
 ids: st.SearchStrategy[str] = texts.filter(bool)
 """Non-empty text, for the fields that need an id."""
+
+TRICKY_IDENTIFIERS: tuple[str, ...] = (
+    *(text for text in TRICKY_STRINGS if is_identifier(text)),
+    "x" * MAX_ID_CHARS,
+    "1.5",
+    "a.b_c-d",
+    "0",
+)
+"""Valid ids that YAML readers are known to reinterpret (yes, null, 1e3, dates...)."""
+
+identifiers: st.SearchStrategy[str] = st.one_of(
+    st.sampled_from(TRICKY_IDENTIFIERS), st.from_regex(ID_PATTERN, fullmatch=True)
+)
+"""Ids that follow the pattern of node and workflow ids."""
 
 credential_references: st.SearchStrategy[str] = st.one_of(
     st.from_regex(r"env:[A-Za-z_][A-Za-z0-9_]{0,12}", fullmatch=True),
@@ -230,9 +245,9 @@ def edges(draw: st.DrawFn, node_ids: list[str]) -> list[Edge]:
 @st.composite
 def workflows(draw: st.DrawFn, max_nodes: int = 6) -> Workflow:
     """A structurally valid workflow, server fields included, with every optional part drawn."""
-    node_ids = draw(st.lists(ids, unique=True, max_size=max_nodes))
+    node_ids = draw(st.lists(identifiers, unique=True, max_size=max_nodes))
     return Workflow(
-        id=draw(optional(ids)),
+        id=draw(optional(identifiers)),
         status=draw(st.sampled_from(("DRAFT", "PUBLISHED"))),
         version=draw(st.integers(min_value=1, max_value=2**31)),
         app_id=draw(optional(ids)),

@@ -114,12 +114,12 @@ def landed_two_versions(store: KnowledgeRepository):
 
 
 def test_a_new_database_has_the_knowledge_tables_triggers_and_search(store) -> None:
-    assert SCHEMA_VERSION == 3
+    assert SCHEMA_VERSION == 4
     with store.database.read() as connection:
         rows = connection.execute(text("SELECT type, name FROM sqlite_master")).all()
         version = connection.execute(text("SELECT version FROM schema_info")).scalar()
     names = {name for _type, name in rows}
-    assert version == 3
+    assert version == 4
     assert KNOWLEDGE_TABLES | {"artifact_search", "artifact_search_content"} <= names
     triggers = {name for kind, name in rows if kind == "trigger"}
     assert {
@@ -127,10 +127,12 @@ def test_a_new_database_has_the_knowledge_tables_triggers_and_search(store) -> N
         "artifact_bodies_no_delete",
         "artifact_versions_no_update",
         "artifact_versions_no_delete",
+        "artifact_bodies_no_replace",
+        "artifact_versions_no_replace",
     } <= triggers
 
 
-def test_a_version_2_database_is_migrated_to_3_and_keeps_its_data(
+def test_a_version_2_database_is_migrated_to_the_latest_and_keeps_its_data(
     db_path: Path, monkeypatch: pytest.MonkeyPatch
 ) -> None:
     monkeypatch.setattr(migrations, "MIGRATIONS", migrations.MIGRATIONS[:2])
@@ -151,7 +153,8 @@ def test_a_version_2_database_is_migrated_to_3_and_keeps_its_data(
     database = open_database(db_path)
     try:
         with database.read() as connection:
-            assert connection.execute(text("SELECT version FROM schema_info")).scalar() == 3
+            version = connection.execute(text("SELECT version FROM schema_info")).scalar()
+        assert version == SCHEMA_VERSION
         assert WorkflowRepository(database).get(stored.id).name == "kept"
         store = KnowledgeRepository(database)
         store.add_version(*artifact("stories", "# Stories\n", JAN))
@@ -344,8 +347,8 @@ def test_a_damaged_body_is_detected_on_read(store, db_path: Path) -> None:
     with pytest.raises(ArtifactIntegrityError) as damaged:
         store.body(version.ref)
     assert str(damaged.value) == (
-        f"the stored body of {version.ref} is damaged: it was stored with SHA-256 "
-        f"{version.sha256} but its text now hashes to {sha(tampered)}"
+        f"damaged: {version.ref}: its text does not match the SHA-256 it was stored under: "
+        f"it was stored as {version.sha256} but now hashes to {sha(tampered)}"
     )
 
 

@@ -441,3 +441,27 @@ def test_p5_holds_for_expected_versions_beyond_64_bits(
     created = repo.create(definition("a"))
     with pytest.raises(ConflictError, match=f"^{CONFLICT}$"):
         repo.update(renamed(created, "x"), expected)
+
+
+def test_a_workflow_stored_before_the_id_pattern_still_loads_and_cannot_be_published(
+    repo: WorkflowRepository, db_path: Path
+) -> None:
+    """Older Studios accepted any node id; what they stored must open, and say what to fix."""
+    stored = repo.create(definition("a", "b"))
+    with sqlite3.connect(db_path) as connection:
+        (text_,) = connection.execute(
+            "SELECT definition FROM workflows WHERE id = ?", (stored.id,)
+        ).fetchone()
+        old = text_.replace('"id": "b"', '"id": "b#comp"').replace('"b"', '"b#comp"')
+        connection.execute("UPDATE workflows SET definition = ? WHERE id = ?", (old, stored.id))
+
+    loaded = repo.get(stored.id)
+    published, problems = repo.publish(stored.id, AGENTS)
+
+    assert [node.id for node in loaded.nodes] == ["a", "b#comp"]
+    assert [node.id for node in repo.find()[0].nodes] == ["a", "b#comp"]
+    assert published.status == "DRAFT"
+    assert [(p.code, p.path) for p in problems if p.is_error] == [
+        ("structure.identifier", "nodes[1].id")
+    ]
+    assert "'b#comp' is not a valid node id" in problems[0].message

@@ -1,4 +1,10 @@
-"""What the ``studio kg`` commands do."""
+"""What the ``studio kg`` commands do.
+
+A command that reads stored versions shows only what passes its check (the version hash and
+the text's SHA-256). When it meets a damaged version it shows the rest, names each damaged one
+on stderr ("studio: damaged: <ref>: …") and exits 1, so the damage cannot go unnoticed;
+``kg verify`` checks every version.
+"""
 
 import argparse
 import json
@@ -15,6 +21,8 @@ from studio.knowledge.landing import ArtifactRejectedError
 from studio.knowledge.projection import ViewOptions, lineage, neighbourhood
 from studio.model.errors import StudioError
 from studio.model.knowledge import ArtifactVersion
+from studio.store.errors import StorageFaultError
+from studio.store.knowledge import ArtifactIntegrityError, DamagedVersion
 
 
 def kg_land(args: argparse.Namespace) -> int:
@@ -27,6 +35,8 @@ def kg_land(args: argparse.Namespace) -> int:
         landed = _knowledge(args).land_text(text, source=args.file)
     except ArtifactRejectedError as rejected:
         return _rejected(rejected, args.json)
+    except StorageFaultError:
+        raise  # the store failed, not the artifact: one line from main, exit 2
     except StudioError as failure:
         return fail(str(failure), EXIT_INVALID)
     data = {"ref": landed.ref, "alreadyLanded": not landed.new, "head": landed.head}
@@ -48,6 +58,9 @@ def kg_ingest(args: argparse.Namespace) -> int:
     except ArtifactRejectedError as rejected:
         _end_progress(show)
         return _rejected(rejected, args.json)
+    except StorageFaultError:
+        _end_progress(show)
+        raise  # the store failed, not a file: one line from main, exit 2
     except StudioError as failure:
         _end_progress(show)
         return fail(str(failure), EXIT_INVALID)
@@ -58,43 +71,46 @@ def kg_ingest(args: argparse.Namespace) -> int:
 
 def kg_show(args: argparse.Namespace) -> int:
     """``studio kg show``: the projection as {nodes, edges}."""
-    options = _view(args)
+    options, damaged = _view(args), []
     try:
-        graph = _knowledge(args).graph(options, _time(args.as_of))
+        graph = _knowledge(args).graph(options, _time(args.as_of), damaged)
         if args.around:
             graph = (
                 lineage(graph, args.around, args.lineage)
                 if args.lineage
                 else neighbourhood(graph, args.around, args.depth)
             )
-    except KeyError as unknown:
-        return fail(f"no node {unknown} in this view (try --items, --units or --subject)")
+    except KeyError:
+        _report_damage(damaged)  # the node may be one of a damaged version's, left out
+        return fail(f"no node '{args.around}' in this view (try --items, --units or --subject)")
     data = graph.to_data()
     if args.json:
         print(json.dumps(data, indent=2, default=str))
-        return EXIT_OK
+        return _report_damage(damaged)
     for node in data["nodes"]:
         hidden = node.get("hidden_neighbours") or 0
         more = f"  ({hidden} more neighbour{'s' if hidden != 1 else ''} hidden)" if hidden else ""
         print(f"{node['id']:<40} {node['type']:<14} {node['label']}{more}")
     for edge in data["edges"]:
         print(f"{edge['source']} -{edge['type']}-> {edge['target']}")
-    return EXIT_OK
+    return _report_damage(damaged)
 
 
 def kg_search(args: argparse.Namespace) -> int:
     """``studio kg search QUERY``: current artifacts matching the words, best first."""
-    hits = _knowledge(args).search(args.query, args.subject, args.kind, _time(args.as_of))
+    damaged: list[DamagedVersion] = []
+    moment = _time(args.as_of)
+    hits = _knowledge(args).search(args.query, args.subject, args.kind, moment, damaged)
     if args.json:
         found = [_version_data(hit.version) | {"snippet": hit.snippet} for hit in hits]
         print(json.dumps(found, indent=2))
-        return EXIT_OK
+        return _report_damage(damaged)
     for hit in hits:
         snippet = " ".join(hit.snippet.split())
         print(f"{hit.version.ref}\n  {hit.version.front.title}: {snippet}")
-    if not hits:
+    if not hits and not damaged:
         print("nothing matches", file=sys.stderr)
-    return EXIT_OK
+    return _report_damage(damaged)
 
 
 def kg_lint(args: argparse.Namespace) -> int:
@@ -115,26 +131,29 @@ def kg_lint(args: argparse.Namespace) -> int:
 
 def kg_history(args: argparse.Namespace) -> int:
     """``studio kg history SUBJECT ID``: every version, oldest first, the head marked."""
-    versions = _knowledge(args).history(args.subject, args.artifact_id)
-    if not versions:
+    damaged: list[DamagedVersion] = []
+    versions = _knowledge(args).history(args.subject, args.artifact_id, damaged)
+    if not versions and not damaged:
         return fail(f"no artifact '{args.artifact_id}' in subject '{args.subject}'", EXIT_INVALID)
     superseded = {version.front.supersedes for version in versions}
     if args.json:
         print(json.dumps([_version_data(v) for v in versions], indent=2))
-        return EXIT_OK
+        return _report_damage(damaged)
     for version in versions:
         state = "superseded" if version.ref in superseded else "current"
         print(f"{version.front.created_at:%Y-%m-%d %H:%M}  {state:<10}  {version.ref}")
-    return EXIT_OK
+    return _report_damage(damaged)
 
 
 def kg_diff(args: argparse.Namespace) -> int:
     """``studio kg diff --from T1 --to T2``: nodes and edges added, removed, changed."""
-    change = _knowledge(args).diff(_time(args.before), _time(args.after), _view(args))
+    damaged: list[DamagedVersion] = []
+    before, after = _time(args.before), _time(args.after)
+    change = _knowledge(args).diff(before, after, _view(args), damaged)
     data = change.to_data()
     if args.json:
         print(json.dumps(data, indent=2, default=str))
-        return EXIT_OK
+        return _report_damage(damaged)
     for word, sign in (("added", "+"), ("removed", "-")):
         for node in data["nodes"][word]:
             print(f"{sign} {node['id']} ({node['type']}) {node['label']}")
@@ -144,14 +163,13 @@ def kg_diff(args: argparse.Namespace) -> int:
         print(f"~ {node['id']}: {', '.join(node['fields'])}")
     if change.empty:
         print("no change", file=sys.stderr)
-    return EXIT_OK
+    return _report_damage(damaged)
 
 
 def kg_coverage(args: argparse.Namespace) -> int:
     """``studio kg coverage``: coverage gaps and suspect links; exit 1 when there are any."""
-    knowledge = _knowledge(args)
-    moment = _time(args.as_of)
-    gaps, suspects = knowledge.coverage(moment), knowledge.suspects(moment)
+    knowledge, moment, damaged = _knowledge(args), _time(args.as_of), []
+    gaps, suspects = knowledge.coverage(moment, damaged), knowledge.suspects(moment, damaged)
     if args.json:
         data = {
             "gaps": [asdict(gap) | {"message": gap.message} for gap in gaps],
@@ -163,37 +181,62 @@ def kg_coverage(args: argparse.Namespace) -> int:
             print(f"gap: {gap.message}")
         for suspect in suspects:
             print(f"suspect: {suspect.message}")
-        if not gaps and not suspects:
+        if not gaps and not suspects and not damaged:
             print("every requirement is covered and no link is suspect", file=sys.stderr)
-    return EXIT_INVALID if gaps or suspects else EXIT_OK
+    return max(_report_damage(damaged), EXIT_INVALID if gaps or suspects else EXIT_OK)
 
 
 def kg_rebuild(args: argparse.Namespace) -> int:
-    """``studio kg rebuild``: derive every row again from the stored text."""
-    count = _knowledge(args).rebuild()
+    """``studio kg rebuild``: derive every row again from the stored text; refused, changing
+    nothing, when a version or text is damaged."""
+    try:
+        count = _knowledge(args).rebuild()
+    except ArtifactIntegrityError as failure:
+        _report_damage(list(failure.damaged), left_out=False)
+        message = "nothing was rebuilt; `studio kg verify` lists every damaged version"
+        return fail(message, EXIT_INVALID)
     _print(args, {"rebuilt": count}, f"rebuilt the graph rows of {count} artifact version(s)")
     return EXIT_OK
 
 
 def kg_list(args: argparse.Namespace) -> int:
     """``studio kg list``: the current artifacts."""
-    versions = _knowledge(args).list(subject=args.subject)
+    damaged: list[DamagedVersion] = []
+    versions = _knowledge(args).list(subject=args.subject, damaged=damaged)
     if args.json:
         print(json.dumps([_version_data(v) for v in versions], indent=2))
-        return EXIT_OK
+        return _report_damage(damaged)
     for version in versions:
         print(f"{version.ref:<60} {version.front.title}")
-    return EXIT_OK
+    return _report_damage(damaged)
 
 
 def kg_resolve(args: argparse.Namespace) -> int:
     """``studio kg resolve REF``: the artifact's text, checked against its SHA-256."""
     try:
         text = _knowledge(args).resolve(args.ref)
+    except ArtifactIntegrityError as failure:
+        return _report_damage(list(failure.damaged), left_out=False)
     except StudioError as failure:
         return fail(str(failure), EXIT_INVALID)
     _print(args, {"ref": args.ref, "text": text}, text.rstrip("\n"))
     return EXIT_OK
+
+
+def kg_verify(args: argparse.Namespace) -> int:
+    """``studio kg verify``: check every stored version and its text; every damaged one is
+    listed (exit 1), or all of them were verified (exit 0)."""
+    count, damaged = _knowledge(args).verify()
+    if args.json:
+        found = [{"ref": d.ref, "problem": d.problem} for d in damaged]
+        print(json.dumps({"versions": count, "damaged": found}, indent=2))
+    elif damaged:
+        for version in damaged:
+            print(version.message)
+        print(f"{count} artifact version(s) checked, {len(damaged)} damaged")
+    else:
+        print(f"all {count} artifact version(s) verified")
+    return EXIT_INVALID if damaged else EXIT_OK
 
 
 # Helpers -------------------------------------------------------------------------------
@@ -254,6 +297,21 @@ def _version_data(version: ArtifactVersion) -> dict[str, Any]:
         "supersedes": front.supersedes,
         "producedBy": front.produced_by,
     }
+
+
+def _report_damage(damaged: list[DamagedVersion], left_out: bool = True) -> int:
+    """Name each damaged version on stderr (once), and that the rest was shown without them;
+    exit 1 when there is any."""
+    unique = list(dict.fromkeys(damaged))
+    for version in unique:
+        print(f"studio: {version.message}", file=sys.stderr)
+    if unique and left_out:
+        print(
+            f"studio: {len(unique)} damaged version(s) left out; "
+            "`studio kg verify` checks every version",
+            file=sys.stderr,
+        )
+    return EXIT_INVALID if unique else EXIT_OK
 
 
 def _progress_bar(done: int, total: int, path: Path) -> None:

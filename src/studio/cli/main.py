@@ -5,7 +5,7 @@ import sys
 from collections.abc import Sequence
 
 from studio import __version__
-from studio.cli import desktop, knowledge, runs, validation
+from studio.cli import desktop, doctor, knowledge, runs, validation
 from studio.cli.shared import EXIT_UNREADABLE
 from studio.model.errors import StudioError
 from studio.model.workflow_files import WorkflowFileError
@@ -38,5 +38,6 @@ def build_parser() -> argparse.ArgumentParser:
     validation.add_commands(commands)
     runs.add_commands(commands)
     knowledge.add_commands(commands)
+    doctor.add_commands(commands)
     parser.set_defaults(file=None, agents=[], db=None)
     return parser

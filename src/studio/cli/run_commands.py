@@ -21,6 +21,8 @@ from studio.engine.runner import AlreadyDecidedError, ExecutionBusyError, StepRu
 from studio.model import DefinitionError, WorkflowFileError
 from studio.model.errors import StudioError
 from studio.model.execution import COMPLETED, WAITING, ExecutionRecord
+from studio.model.input_limits import InputLimitError, limit_problem, parse_json_text
+from studio.store.errors import StorageFaultError
 from studio.workspace import PublishRefusedError, Workspace
 
 
@@ -101,7 +103,8 @@ def run_executions_show(args: argparse.Namespace) -> int:
 
 
 def parse_input(text: str | None) -> Any:
-    """``--input``: JSON text, or ``@path`` to a JSON file; nothing means null."""
+    """``--input``: JSON text, or ``@path`` to a JSON file; nothing means null. Like a
+    workflow file, it must keep within the input limits and hold only finite numbers."""
     if text is None:
         return None
     source = "--input"
@@ -109,15 +112,21 @@ def parse_input(text: str | None) -> Any:
         source = text[1:]
         try:
             text = Path(source).read_text(encoding="utf-8")
-        except OSError as failure:
+        except (OSError, UnicodeDecodeError) as failure:
             raise ValueError(f"cannot read the input file {source}: {failure}") from failure
     try:
-        return json.loads(text)
+        data = parse_json_text(text)
     except json.JSONDecodeError as failure:
         raise ValueError(
             f"{source} is not valid JSON: {failure.msg} at line {failure.lineno}, "
             f"column {failure.colno}"
         ) from failure
+    except InputLimitError as failure:
+        raise ValueError(f"{source}: {failure}") from failure
+    problem = limit_problem(data)
+    if problem is not None:
+        raise ValueError(f"{source}: {problem}")
+    return data
 
 
 def _workspace(args: argparse.Namespace) -> Workspace:
@@ -148,6 +157,11 @@ def _drive(workspace: Workspace, args: argparse.Namespace, execution_id: str, no
         print("studio: interrupted; the execution was cancelled", file=sys.stderr)
     except ExecutionBusyError as busy:
         return fail(str(busy))
+    except StorageFaultError as fault:
+        return fail(
+            f"{fault}. Execution {execution_id} is left resumable: once that is fixed, "
+            f"`studio resume {execution_id}` finishes it"
+        )
     _print_record(record, args.json)
     if record.status == WAITING:
         _print_waiting(workspace, record)

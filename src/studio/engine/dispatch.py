@@ -15,6 +15,7 @@ from studio.engine.agent_kinds.base import AgentCall, AgentError
 from studio.engine.agent_kinds.registry import KindRegistry
 from studio.engine.circuit_breaker import CircuitBreakerBoard
 from studio.model.governance import CircuitBreakerSettings, GovernanceSettings
+from studio.store.errors import StorageFaultError
 from studio.store.human_tasks import APPROVED, REJECTED, HumanTaskRepository
 
 NOT_TARGET_FAILURES = frozenset(
@@ -91,7 +92,7 @@ class Dispatcher:
             else:
                 self.breakers.record_failure(agent_id, breaker)
             raise
-        except asyncio.CancelledError:
+        except (asyncio.CancelledError, StorageFaultError):  # a fault stops the run, resumable
             self.breakers.end_call_unjudged(agent_id)
             raise
         except Exception as crash:  # an agent kind's own bug still fails only this call

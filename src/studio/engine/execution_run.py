@@ -25,6 +25,7 @@ from studio.model.execution import (
 )
 from studio.model.governance import classified
 from studio.store import ExecutionRepository
+from studio.store.errors import StorageFaultError
 from studio.store.schema import utc_now
 
 log = logging.getLogger("studio.engine.runner")
@@ -68,10 +69,13 @@ class ExecutionRun:
         self.ready: dict[str, None] = {}  # an ordered set, in topological order
         self.tasks: dict[asyncio.Task, str] = {}
         self.cancelled = asyncio.Event()
+        self.fault: StorageFaultError | None = None
+        self.database = executions.database
 
     async def drive(self) -> None:
         """Run every node that can run, then settle the execution's status (waiting for a
         person, completed or failed, then compensated when configured)."""
+        stamp = self.database.stamp()
         self._resume_interrupted_nodes()
         resumed = self.record.status in (RUNNING, WAITING)
         self._announce(
@@ -85,8 +89,13 @@ class ExecutionRun:
             timed_out = await self._run_nodes()
         finally:
             await self._stop_tasks()
+        if self.fault is not None:
+            raise self.fault
         if self.cancelled.is_set():
             return
+        if self.database.changed_since(stamp):
+            # The file changed under the run: make sure it is sound before reporting an end.
+            await asyncio.to_thread(self.database.check_integrity, "use")
         if timed_out:
             self._fail_on_timeout()
         elif WAITING in self.statuses.values():
@@ -137,6 +146,12 @@ class ExecutionRun:
         self.cancelled.set()
         for task in self.tasks:
             task.cancel()
+
+    def stop_for(self, fault: StorageFaultError) -> None:
+        """The store failed: stop driving and let ``drive`` raise the fault. Nothing more is
+        written, so the execution stays as the store last had it: resumable."""
+        self.fault = fault
+        self.cancel()
 
     async def _run_nodes(self) -> bool:
         """Launch ready nodes and collect results; True when the workflow timeout expired."""

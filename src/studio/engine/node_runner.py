@@ -12,6 +12,7 @@ from studio.engine.agent_kinds.base import AgentCall, AgentError
 from studio.engine.credentials import (
     CredentialError,
     Redactor,
+    agent_secret_name,
     resolve_credentials,
     resolve_reference,
 )
@@ -31,6 +32,7 @@ from studio.model.execution import (
     item_count,
 )
 from studio.model.governance import GovernanceSettings, classified
+from studio.model.input_limits import limit_problem
 from studio.store import ExecutionRepository
 from studio.store.schema import utc_now
 
@@ -51,7 +53,7 @@ class RunContext:
         """Resolve an agent's own ``...Ref`` credential settings too, so that their values
         are redacted like the workflow's (the kind resolves them again for its call)."""
         for key, value in agent.settings.items():
-            name = f"{agent.id}.{key}"
+            name = agent_secret_name(agent.id, key)
             if key.endswith("Ref") and isinstance(value, str) and name not in self.secrets:
                 try:
                     self.secrets[name] = resolve_reference(value)
@@ -167,7 +169,7 @@ class NodeRunner:
             needs_approval=needs_approval(node, agent, context.policy),
             approval_title=f"Approve '{node.label}' ({agent.name}) in '{context.workflow.name}'",
         )
-        return await self.dispatcher.dispatch(request)
+        return checked_output(await self.dispatcher.dispatch(request))
 
     def _call(
         self,
@@ -275,6 +277,15 @@ class NodeRunner:
         return self.recorder.record(
             context.execution_id, node_id, status, event_type, payload, **fields
         )
+
+
+def checked_output(output: Any) -> Any:
+    """An agent's output, if it keeps within the input limits; it is stored, redacted and fed
+    to the next nodes, so one that does not fails the node instead."""
+    problem = limit_problem(output)
+    if problem is not None:
+        raise AgentError("InvalidOutput", f"the agent's output breaks a limit: {problem}")
+    return output
 
 
 def error_record(failure: AgentError, redactor: Redactor) -> dict[str, Any]:

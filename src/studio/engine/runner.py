@@ -17,11 +17,14 @@ from studio.engine.interruption import is_interrupted
 from studio.engine.node_runner import NodeRunner, RunContext, needs_approval
 from studio.engine.ownership import new_owner_id, owner_is_dead
 from studio.engine.rerun import reused_results
-from studio.model import AgentRegistry
+from studio.model import AgentRegistry, Workflow
 from studio.model.errors import ONLY_PUBLISHED_RUN, NotAllowedError
-from studio.model.execution import ExecutionRecord
+from studio.model.execution import PENDING, RUNNING, ExecutionRecord
 from studio.model.governance import GovernanceSettings
+from studio.model.identifiers import identifier_problem
+from studio.model.input_limits import limit_problem
 from studio.store import ExecutionRepository, WorkflowRepository
+from studio.store.errors import StorageFaultError
 from studio.store.human_tasks import HumanTask, HumanTaskRepository
 from studio.store.schema import utc_now
 
@@ -44,6 +47,20 @@ class AlreadyDecidedError(NotAllowedError):
 
 class ExecutionBusyError(Exception):
     """Another live runner holds the execution."""
+
+
+def start_refusal(workflow: Workflow, execution_input: Any) -> str | None:
+    """Why a published workflow cannot start with this input, or None: an input over the
+    input limits, or a node id stored before the id pattern held (it would clash with the
+    names the engine derives from ids, such as ``<node>#comp``)."""
+    problem = limit_problem(execution_input)
+    if problem is not None:
+        return f"the input cannot be used: {problem}"
+    for node in workflow.nodes:
+        problem = identifier_problem(node.id, "node id")
+        if problem is not None:
+            return f"the workflow cannot run: {problem}; import it again with a valid id"
+    return None
 
 
 class StepRunner:
@@ -85,6 +102,9 @@ class StepRunner:
         workflow = self.workflows.get(workflow_id)
         if workflow.status != "PUBLISHED":
             raise NotAllowedError(ONLY_PUBLISHED_RUN)
+        refusal = start_refusal(workflow, execution_input)
+        if refusal is not None:
+            raise NotAllowedError(refusal)
         record, event = self.executions.create(workflow, execution_input)
         self.bus.publish(event)
         return record
@@ -146,6 +166,8 @@ class StepRunner:
         """Whether an unfinished execution has lost its runner and can be resumed."""
         if record.execution_id in self._active:
             return False
+        if record.owner == self.owner and record.status in (PENDING, RUNNING):
+            return True  # held by this runner, which no longer drives it: a storage fault
         return is_interrupted(record, utc_now(), self.settings.stale_after)
 
     async def execute(self, workflow_id: str, execution_input: Any = None) -> ExecutionRecord:
@@ -202,12 +224,13 @@ class StepRunner:
                 watcher.cancel()
         finally:
             self._runs.pop(execution_id, None)
-            self.executions.release(execution_id, self.owner)
+            self._release(execution_id)
         return self.executions.get(execution_id)
 
     def _claim(self, execution_id: str) -> None:
         owner, heartbeat = self.executions.owner_of(execution_id)
-        replacing = owner if owner and owner_is_dead(owner) else None
+        # This runner's own claim is left behind when a storage fault stopped its last drive.
+        replacing = owner if owner and (owner == self.owner or owner_is_dead(owner)) else None
         stale_before = utc_now() - timedelta(seconds=self.settings.stale_after)
         if not self.executions.claim(execution_id, self.owner, replacing, stale_before):
             age = f"{(utc_now() - heartbeat).total_seconds():.0f} s ago" if heartbeat else "never"
@@ -215,11 +238,28 @@ class StepRunner:
                 f"execution {execution_id} is being run by {owner} (last heartbeat {age})"
             )
 
+    def _release(self, execution_id: str) -> None:
+        """Let go of the execution; when the store cannot take even that, the claim lapses
+        with this runner (a resume takes over a dead or silent owner)."""
+        try:
+            self.executions.release(execution_id, self.owner)
+        except StorageFaultError as fault:
+            log.warning(
+                "claim not released: %s",
+                fault,
+                extra={"executionId": execution_id, "action": "release_failed"},
+            )
+
     async def _watch(self, execution_id: str, run: ExecutionRun) -> None:
-        """Keep the claim alive and notice a cancel made by another process."""
+        """Keep the claim alive and notice a cancel made by another process; a store that
+        cannot take the heartbeat stops the run (it stays resumable)."""
         while True:
             await asyncio.sleep(self.settings.heartbeat_interval)
-            status = self.executions.heartbeat(execution_id, self.owner)
+            try:
+                status = self.executions.heartbeat(execution_id, self.owner)
+            except StorageFaultError as fault:
+                run.stop_for(fault)
+                return
             if status == "cancelled" or status is None:
                 log.info(
                     "execution cancelled elsewhere",

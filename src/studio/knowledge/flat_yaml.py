@@ -12,6 +12,8 @@ from typing import Any
 from yaml.nodes import ScalarNode
 from yaml.resolver import Resolver
 
+from studio.model.input_limits import MAX_STRING_CHARS
+
 _LINE = re.compile(r"([A-Za-z_][A-Za-z0-9_-]*): +(.+?) *")
 _WORD = re.compile(r"[A-Za-z][A-Za-z0-9_./-]*(?: [A-Za-z0-9_./-]+)*")
 """A plain scalar that starts with a letter and holds no YAML indicator characters."""
@@ -22,6 +24,8 @@ _STRING = "tag:yaml.org,2002:str"
 
 def read_flat_mapping(text: str) -> dict[str, Any] | None:
     """The mapping ``text`` holds if it has the simple shape, else None."""
+    if len(text) > MAX_STRING_CHARS:
+        return None  # it may hold a text over the limit: the loader, which checks it, says so
     mapping: dict[str, Any] = {}
     for line in text.splitlines():
         found = _LINE.fullmatch(line)

@@ -1,7 +1,7 @@
 """Split an artifact into its YAML front matter and Markdown body, and read the front matter.
 
-YAML is read with PyYAML's C loader when it is available (several times faster than the pure
-one) and a mapping that repeats a key is refused rather than silently keeping the last value.
+YAML is read with the model's safe loader: a mapping that repeats a key is refused rather than
+silently keeping the last value, and so is a document over the input limits.
 """
 
 import re
@@ -12,8 +12,7 @@ from typing import Any
 import yaml
 
 from studio.model.knowledge import FrontMatter, Link
-
-_BaseLoader = getattr(yaml, "CSafeLoader", yaml.SafeLoader)
+from studio.model.safe_yaml import YamlLimitError, load_yaml_text
 
 _OPENING = re.compile(r"\A\ufeff?---[ \t]*\r?\n")
 _CLOSING = re.compile(r"^(?:---|\.\.\.)[ \t]*(?:\r?\n|\Z)", re.MULTILINE)
@@ -36,38 +35,23 @@ class ArtifactFormatError(ValueError):
     def __init__(self, reason: str, message: str, line: int | None = None) -> None:
         super().__init__(message)
         self.reason = reason
-        """What went wrong: "missing" (no front matter fence), "yaml" or "duplicate_key"."""
+        """What went wrong: "missing" (no front matter fence), "yaml", "duplicate_key" or
+        "limit" (too deep, too long a text, aliases that expand too far)."""
         self.message = message
         self.line = line
-
-
-class _UniqueKeyLoader(_BaseLoader):
-    """A safe loader that refuses a mapping with the same key twice."""
-
-    def construct_mapping(self, node: yaml.MappingNode, deep: bool = False) -> dict:
-        # Compare keys as written (tag and text) rather than constructing them twice.
-        keys = [(key.tag, key.value) for key, _ in node.value if isinstance(key, yaml.ScalarNode)]
-        if len(set(keys)) != len(keys):
-            seen: set[tuple[str, str]] = set()
-            for key_node, _ in node.value:
-                key = (key_node.tag, key_node.value)
-                if key in seen:
-                    raise yaml.constructor.ConstructorError(
-                        None, None, f"duplicate key '{key_node.value}'", key_node.start_mark
-                    )
-                seen.add(key)
-        return super().construct_mapping(node, deep=deep)
 
 
 def load_yaml(text: str, first_line: int = 1) -> Any:
     """Parse one YAML document; errors carry the file line, given the line ``text`` starts on."""
     try:
-        return yaml.load(text, Loader=_UniqueKeyLoader)
+        return load_yaml_text(text)
     except yaml.MarkedYAMLError as exc:
         mark = exc.problem_mark or exc.context_mark
         line = first_line + mark.line if mark is not None else None
         problem = exc.problem or str(exc)
         reason = "duplicate_key" if problem.startswith("duplicate key") else "yaml"
+        if isinstance(exc, YamlLimitError):
+            reason = "limit"
         raise ArtifactFormatError(reason, problem, line) from exc
     except yaml.YAMLError as exc:
         raise ArtifactFormatError("yaml", str(exc), first_line) from exc
@@ -93,8 +77,18 @@ def load_front_matter(front_text: str) -> dict:
     """The front matter mapping of its raw text (which starts on file line 2).
 
     Landing reads the same front matter several times (lint, then landing); the parse is
-    kept for the last few texts, so callers must not change the mapping they get."""
-    return _parsed_front_matter(front_text)
+    kept for the last few texts and each caller gets its own copy, free to change."""
+    return _copy(_parsed_front_matter(front_text))
+
+
+def _copy(value: Any) -> Any:
+    """A copy of parsed YAML down to its scalars (which are immutable); the input limits keep
+    its depth far below the recursion limit."""
+    if isinstance(value, dict):
+        return {key: _copy(item) for key, item in value.items()}
+    if isinstance(value, list):
+        return [_copy(item) for item in value]
+    return value
 
 
 @lru_cache(maxsize=32)

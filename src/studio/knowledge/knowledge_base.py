@@ -22,10 +22,12 @@ from studio.knowledge.preparation import prepare_files
 from studio.knowledge.projection import GraphDiff, Projection, ViewOptions, diff, project
 from studio.model.knowledge import ArtifactVersion, FrontMatter
 from studio.model.problems import Problem
-from studio.store.knowledge import KnowledgeRepository
+from studio.store.knowledge import ArtifactIntegrityError, DamagedVersion, KnowledgeRepository
 
 INGEST_BATCH = 250
 """Artifacts stored per write transaction when a folder is ingested."""
+Damaged = list[DamagedVersion] | None
+"""Where a read puts the damaged versions it leaves out; None: it raises on meeting one."""
 
 
 @dataclass(frozen=True)
@@ -127,9 +129,12 @@ class KnowledgeBase:
         return refs
 
     # Reading -----------------------------------------------------------------------------
+    # Every read checks what it shows. Those that take ``damaged`` leave a damaged version out
+    # and add it there, so the caller can show the rest and name what is damaged; without it
+    # they raise ArtifactIntegrityError.
 
     def resolve(self, ref: str) -> str:
-        """The artifact's text, checked against its SHA-256."""
+        """The artifact's text, checked against its version hash and its SHA-256."""
         return self.repository.body(ref)
 
     def search(
@@ -138,52 +143,86 @@ class KnowledgeBase:
         subject: str | None = None,
         kind: str | None = None,
         as_of: datetime | None = None,
+        damaged: Damaged = None,
     ) -> list[SearchHit]:
         """Current artifacts (as of a moment) whose title or text match ``query``."""
-        hits = self.repository.search(query, as_of=as_of, subject=subject, kind=kind)
+        hits = self.repository.search(
+            query, as_of=as_of, subject=subject, kind=kind, damaged=damaged
+        )
         return [SearchHit(version, snippet) for version, snippet in hits]
 
     def list(
-        self, subject: str | None = None, kind: str | None = None, as_of: datetime | None = None
+        self,
+        subject: str | None = None,
+        kind: str | None = None,
+        as_of: datetime | None = None,
+        damaged: Damaged = None,
     ) -> list[ArtifactVersion]:
         """The current artifacts (as of a moment)."""
-        return self.repository.heads(as_of=as_of, subject=subject, kind=kind)
+        return self.repository.heads(as_of=as_of, subject=subject, kind=kind, damaged=damaged)
 
-    def history(self, subject: str, artifact_id: str) -> list[ArtifactVersion]:
+    def history(
+        self, subject: str, artifact_id: str, damaged: Damaged = None
+    ) -> list[ArtifactVersion]:
         """Every version of one artifact, oldest first."""
-        return self.repository.versions(subject=subject, artifact_id=artifact_id)
+        return self.repository.versions(subject=subject, artifact_id=artifact_id, damaged=damaged)
 
-    def graph(self, options: ViewOptions, as_of: datetime | None = None) -> Projection:
+    def graph(
+        self, options: ViewOptions, as_of: datetime | None = None, damaged: Damaged = None
+    ) -> Projection:
         """The graph of the current artifacts (as of a moment) under the view rules."""
-        heads = self.repository.heads(as_of=as_of, subject=options.subject)
+        heads = self._intact_heads(as_of, options.subject, damaged)
         nodes, edges = self.repository.graph_rows(version.ref for version in heads)
         return project(heads, nodes, edges, options)
 
-    def diff(self, before: datetime, after: datetime, options: ViewOptions) -> GraphDiff:
+    def diff(
+        self, before: datetime, after: datetime, options: ViewOptions, damaged: Damaged = None
+    ) -> GraphDiff:
         """What changed in the graph between two moments."""
-        return diff(self.graph(options, before), self.graph(options, after))
+        return diff(self.graph(options, before, damaged), self.graph(options, after, damaged))
 
-    def coverage(self, as_of: datetime | None = None) -> list[Gap]:
+    def coverage(self, as_of: datetime | None = None, damaged: Damaged = None) -> list[Gap]:
         """Requirements no story covers, stories no unit implements, decisions covering nothing."""
-        heads = self.repository.heads(as_of=as_of)
+        heads = self._intact_heads(as_of, None, damaged)
         nodes, edges = self.repository.graph_rows(version.ref for version in heads)
         return coverage_gaps(nodes, edges)
 
-    def suspects(self, as_of: datetime | None = None) -> list[Suspect]:
+    def suspects(self, as_of: datetime | None = None, damaged: Damaged = None) -> list[Suspect]:
         """Links to something whose artifact was revised after the link was written."""
-        heads = self.repository.heads(as_of=as_of)
+        heads = self._intact_heads(as_of, None, damaged)
         nodes, edges = self.repository.graph_rows(version.ref for version in heads)
-        return suspect_links(self.repository.versions(), heads, nodes, edges)
+        versions = self.repository.versions(damaged=damaged)
+        return suspect_links(versions, heads, nodes, edges)
+
+    def verify(self) -> tuple[int, list[DamagedVersion]]:
+        """Check every stored version and its text: how many, and every damaged one."""
+        return self.repository.verify()
 
     def rebuild(self) -> int:
         """Derive every version's rows again from its stored text, in one transaction;
-        returns how many versions. Deterministic: rebuilding twice gives identical rows."""
+        returns how many versions. Deterministic: rebuilding twice gives identical rows.
+        Refuses, naming them, when any version or text is damaged: nothing is derived from
+        what fails its check, and nothing changes."""
+        damaged: list[DamagedVersion] = []
+        versions = self.repository.all_versions_in_landing_order(damaged)
+        texts = self.repository.texts(versions, damaged)
+        if damaged:
+            raise ArtifactIntegrityError.naming(damaged)
         derivations = {}
-        for version in self.repository.all_versions_in_landing_order():
-            _data, body, body_line = split_artifact(self.repository.body(version.ref))
+        for version in versions:
+            _data, body, body_line = split_artifact(texts[version.ref])
             derivations[version.ref] = derive(version, body, body_line, self.registry)
         self.repository.rebuild_derived(derivations)
         return len(derivations)
+
+    def _intact_heads(
+        self, as_of: datetime | None, subject: str | None, damaged: Damaged
+    ) -> list[ArtifactVersion]:
+        """The heads whose version and text pass their checks: the graph rows derived from a
+        damaged text are not shown either."""
+        heads = self.repository.heads(as_of=as_of, subject=subject, damaged=damaged)
+        texts = self.repository.texts(heads, damaged)
+        return [version for version in heads if version.ref in texts]
 
 
 def _artifact_of(version: ArtifactVersion) -> tuple[str, str]:

@@ -19,6 +19,7 @@ from studio.knowledge.front_matter import (
     supersedes_ref,
 )
 from studio.knowledge.item_types import DEFAULT, ItemType, ItemTypeRegistry
+from studio.model.identifiers import MAX_ID_CHARS, identifier_problem, is_identifier, shown_id
 from studio.model.knowledge import LINK_TYPES, FrontMatter
 from studio.model.problems import Problem, error
 
@@ -35,7 +36,7 @@ TEXT_FIELDS = ("id", "kind", "subject", "title")
 
 KEBAB_CASE = re.compile(r"^[a-z0-9]+(-[a-z0-9]+)*$")
 """The canonical-key convention for subjects, artifact ids and kinds (each is a segment of a
-ref)."""
+ref): ids that follow the pattern of every id, in lower-case words joined by hyphens."""
 
 _FRONT = "front matter"
 
@@ -98,10 +99,10 @@ def check_produced_by(data: dict) -> Iterator[Problem]:
 
 def _check_kebab(data: dict, name: str, what: str) -> Iterator[Problem]:
     value = data.get(name)
-    if isinstance(value, str) and value and not KEBAB_CASE.match(value):
+    if isinstance(value, str) and value and not _is_key(value):
         message = (
-            f"{what} '{value}' must be kebab-case (lower-case letters and digits joined by "
-            f"single hyphens, e.g. 'checkout-redesign')"
+            f"{what} {shown_id(value)} must be kebab-case (lower-case letters and digits joined "
+            f"by single hyphens, e.g. 'checkout-redesign'), at most {MAX_ID_CHARS} characters"
         )
         yield error(f"kg.front_matter.{name}", message, path=_at(name))
 
@@ -112,8 +113,14 @@ def check_subject(data: dict) -> Iterator[Problem]:
 
 
 def check_id(data: dict) -> Iterator[Problem]:
-    """The artifact id follows the canonical-key convention."""
-    yield from _check_kebab(data, "id", "artifact id")
+    """The artifact id follows the pattern of every id and, within it, the canonical-key
+    convention."""
+    value = data.get("id")
+    problem = identifier_problem(value, "artifact id") if isinstance(value, str) else None
+    if value and problem is not None:
+        yield error("kg.front_matter.id", problem, path=_at("id"))
+    else:
+        yield from _check_kebab(data, "id", "artifact id")
 
 
 def check_kind(data: dict) -> Iterator[Problem]:
@@ -130,7 +137,7 @@ def _landed(known_refs: KnownRefs, ref: str) -> FrontMatter | bool | None:
 
 
 def _is_key(value: object) -> bool:
-    return isinstance(value, str) and bool(KEBAB_CASE.match(value))
+    return is_identifier(value) and bool(KEBAB_CASE.match(value))
 
 
 def check_supersedes(data: dict, known_refs: KnownRefs) -> Iterator[Problem]:
@@ -285,7 +292,8 @@ def check_item_yaml(block: ItemBlock) -> Iterator[Problem]:
     """An item block is valid YAML, a mapping, with no key given twice."""
     fence, exc = block.fence, block.error
     if exc is not None:
-        code = "kg.item.duplicate_key" if exc.reason == "duplicate_key" else "kg.item.yaml"
+        codes = {"duplicate_key": "kg.item.duplicate_key", "limit": "kg.item.limit"}
+        code = codes.get(exc.reason, "kg.item.yaml")
         yield error(code, exc.message, path=_fence_at(fence, exc.line))
     elif not isinstance(block.fields, dict):
         message = f"a {fence.type_name} block must be a YAML mapping of its fields"
@@ -328,7 +336,11 @@ def lint_items(body: str, body_line: int, registry: ItemTypeRegistry = DEFAULT) 
 
 
 def _format_problem(exc: ArtifactFormatError) -> Problem:
-    codes = {"missing": "kg.front_matter.missing", "duplicate_key": "kg.front_matter.duplicate_key"}
+    codes = {
+        "missing": "kg.front_matter.missing",
+        "duplicate_key": "kg.front_matter.duplicate_key",
+        "limit": "kg.front_matter.limit",
+    }
     place = f"line {exc.line}: {_FRONT}" if exc.line else _FRONT
     return error(codes.get(exc.reason, "kg.front_matter.yaml"), exc.message, path=place)
 

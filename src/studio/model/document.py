@@ -9,6 +9,7 @@ from dataclasses import dataclass, field
 from typing import Any, Literal
 
 from studio.model.graph import would_close_cycle
+from studio.model.identifiers import MAX_ID_CHARS
 from studio.model.workflow import Edge, Node, Position, Workflow
 
 EventKind = Literal[
@@ -92,10 +93,11 @@ class WorkflowDocument:
         return would_close_cycle(links, source, target)
 
     def unique_node_id(self, base: str) -> str:
-        """``base``, or ``base-2``, ``base-3``... whichever is free."""
-        candidate, number = base, 2
+        """``base``, or ``base-2``, ``base-3``... whichever is free, cut to the id length."""
+        candidate, number = base[:MAX_ID_CHARS], 2
         while candidate in self._nodes:
-            candidate, number = f"{base}-{number}", number + 1
+            suffix = f"-{number}"
+            candidate, number = base[: MAX_ID_CHARS - len(suffix)] + suffix, number + 1
         return candidate
 
     def unique_edge_id(self, source: str, target: str) -> str:

@@ -8,6 +8,7 @@ from typing import Any
 from pydantic import ValidationError
 
 from studio.model.graph import find_cycle
+from studio.model.identifiers import identifier_problem, is_identifier
 from studio.model.problems import Problem, error
 from studio.model.workflow import Workflow
 
@@ -47,8 +48,9 @@ def load_workflow_data(data: Any) -> Workflow:
 
 
 def reference_problems(workflow: Workflow) -> list[Problem]:
-    """Errors in how nodes and edges refer to each other: duplicates, dangling ends, cycles."""
-    problems = _duplicate_problems(workflow)
+    """Errors in how nodes and edges refer to each other: ids, duplicates, dangling ends,
+    cycles."""
+    problems = _identifier_problems(workflow) + _duplicate_problems(workflow)
     node_ids = {node.id for node in workflow.nodes}
     for edge in workflow.edges:
         for end in ("source", "target"):
@@ -76,6 +78,15 @@ def credential_problems(workflow: Workflow) -> list[Problem]:
         )
         for name, reference in workflow.configuration.credentials.items()
         if not CREDENTIAL_REFERENCE.match(reference)
+    ]
+
+
+def _identifier_problems(workflow: Workflow) -> list[Problem]:
+    """Node ids outside the id pattern, in a workflow stored before the pattern held."""
+    return [
+        error("structure.identifier", problem, path=f"nodes[{index}].id")
+        for index, node in enumerate(workflow.nodes)
+        if (problem := identifier_problem(node.id, "node id")) is not None
     ]
 
 
@@ -111,7 +122,16 @@ def _problem_from_pydantic(item: Mapping[str, Any], data: Mapping[str, Any]) -> 
     message = item["msg"]
     if item["type"] in {"literal_error", "enum"} and location[-1:] == ("operator",):
         message = f"unknown operator {item.get('input')!r}; {message[0].lower()}{message[1:]}"
+    elif item["type"] in {"model_type", "dict_type"}:
+        message = f"expected a mapping of fields, not {_kind_of(item.get('input'))}"
     return error(f"structure.{item['type']}", f"{path}: {message}", path=path, **place)
+
+
+def _kind_of(value: Any) -> str:
+    """A value's kind in a user's words: a list, a mapping, a text or a number."""
+    kinds = {list: "a list", str: "a text", bool: "true or false", int: "a number"}
+    kinds[float] = "a number"
+    return "nothing" if value is None else kinds.get(type(value), type(value).__name__)
 
 
 def _is_underived_edge_id(item: Mapping[str, Any], data: Mapping[str, Any]) -> bool:
@@ -129,13 +149,17 @@ def _owner_of(location: tuple, data: Mapping[str, Any]) -> dict[str, str]:
     if not isinstance(items, list) or not isinstance(index, int) or index >= len(items):
         return {}
     item = items[index]
-    raw_id = item.get("id") if isinstance(item, Mapping) else None
-    ends = (item.get("source"), item.get("target")) if isinstance(item, Mapping) else ()
-    if location[0] == "edges" and raw_id is None and all(isinstance(end, str) for end in ends):
-        raw_id = f"{ends[0]}->{ends[1]}"
+    if not isinstance(item, Mapping):
+        return {}
+    raw_id = item.get("id")
+    source, target = item.get("source"), item.get("target")
+    if location[0] == "edges" and raw_id is None and isinstance(source, str):
+        raw_id = f"{source}->{target}" if isinstance(target, str) else None
     if not isinstance(raw_id, str):
         return {}
-    return {"node_id": raw_id} if location[0] == "nodes" else {"edge_id": raw_id}
+    if location[0] == "nodes":  # an id that breaks the pattern is shown by its own error
+        return {"node_id": raw_id} if is_identifier(raw_id) else {}
+    return {"edge_id": raw_id}
 
 
 def format_path(location: tuple) -> str:

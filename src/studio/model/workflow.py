@@ -7,6 +7,7 @@ from pydantic import Field, Strict, model_validator
 
 from studio.model.base import StudioModel
 from studio.model.configuration import NodeConfiguration, WorkflowConfiguration
+from studio.model.identifiers import Identifier
 
 WorkflowStatus = Literal["DRAFT", "PUBLISHED"]
 ConditionOperator = Literal["equals", "notEquals", "contains", "greaterThan", "lessThan", "exists"]
@@ -50,7 +51,7 @@ class EdgeCondition(StudioModel):
 class Node(StudioModel):
     """One agent invocation in a workflow."""
 
-    id: NonEmptyId
+    id: Identifier
     agent_id: NonEmptyId
     type: str = "agent"
     name: str = ""
@@ -90,7 +91,7 @@ class Edge(StudioModel):
 class Workflow(StudioModel):
     """A workflow or, with ``is_blueprint``, a reusable blueprint."""
 
-    id: str | None = None
+    id: Identifier | None = None
     status: WorkflowStatus = "DRAFT"
     version: int = Field(default=1, ge=1)
     app_id: str | None = None

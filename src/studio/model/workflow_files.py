@@ -1,7 +1,6 @@
 """Reading and writing workflow definitions as YAML or JSON, chosen by file extension."""
 
 import json
-import math
 import os
 import tempfile
 from pathlib import Path
@@ -9,13 +8,14 @@ from typing import Any, Literal
 
 import yaml
 
+from studio.model.input_limits import InputLimitError, limit_problem, parse_json_text
+from studio.model.safe_yaml import YamlLimitError, load_yaml_text
 from studio.model.structure import load_workflow_data
 from studio.model.workflow import SERVER_FIELDS, Workflow
 
 FileFormat = Literal["yaml", "json"]
-# libyaml's parser and emitter when PyYAML was built with them: many times faster on large
-# workflows; the pure-Python classes behave the same.
-_SafeLoader = getattr(yaml, "CSafeLoader", yaml.SafeLoader)
+# libyaml's emitter when PyYAML was built with it: many times faster on large workflows; the
+# pure-Python class behaves the same.
 _SafeDumper = getattr(yaml, "CSafeDumper", yaml.SafeDumper)
 _EXTENSIONS: dict[str, FileFormat] = {".yaml": "yaml", ".yml": "yaml", ".json": "json"}
 
@@ -71,33 +71,13 @@ def read_definition(path: str | Path) -> Any:
 
 def parse_text(text: str, fmt: FileFormat, source: str = "<text>") -> Any:
     """Parse YAML or JSON text; duplicate keys are errors, as later ones would silently win,
-    and so are infinite or not-a-number values, which JSON cannot carry."""
+    and so are infinite or not-a-number values, which JSON cannot carry, and anything over the
+    input limits (nesting, text length, alias expansion)."""
     data = _parse_json(text, source) if fmt == "json" else _parse_yaml(text, source)
-    place = _non_finite_number(data, "")
-    if place is not None:
-        raise WorkflowFileError(source, f"{place or 'the document'}: numbers must be finite")
+    problem = limit_problem(data)
+    if problem is not None:
+        raise WorkflowFileError(source, problem)
     return data
-
-
-def _non_finite_number(data: Any, path: str) -> str | None:
-    """The path of the first infinite or NaN float in loaded data, or None."""
-    if isinstance(data, float):
-        return None if math.isfinite(data) else path
-    children = (
-        data.items()
-        if isinstance(data, dict)
-        else enumerate(data)
-        if isinstance(data, list)
-        else ()
-    )
-    for key, value in children:
-        child_path = (
-            f"{path}[{key}]" if isinstance(key, int) else (f"{path}.{key}" if path else str(key))
-        )
-        found = _non_finite_number(value, child_path)
-        if found is not None:
-            return found
-    return None
 
 
 def load_workflow(path: str | Path) -> Workflow:
@@ -171,57 +151,27 @@ def _parse_json(text: str, source: str) -> Any:
         return result
 
     try:
-        return json.loads(text, object_pairs_hook=unique_keys)
+        return parse_json_text(text, object_pairs_hook=unique_keys)
     except json.JSONDecodeError as failure:
         raise WorkflowFileError(
             source, f"invalid JSON: {failure.msg}", failure.lineno, failure.colno
         ) from failure
+    except InputLimitError as failure:
+        raise WorkflowFileError(source, str(failure)) from failure
     except ValueError as failure:
         raise WorkflowFileError(source, f"invalid JSON: {failure}") from failure
 
 
-class _UniqueKeyLoader(_SafeLoader):
-    """A safe YAML loader that refuses a mapping with the same key twice."""
-
-    def construct_mapping(self, node: yaml.MappingNode, deep: bool = False) -> dict:
-        self.flatten_mapping(node)  # resolve ``<<: *anchor`` merge keys first
-        seen: set = set()
-        for key_node, _ in node.value:
-            key = self._key_of(key_node)
-            if key in seen:
-                raise yaml.constructor.ConstructorError(
-                    "while reading a mapping",
-                    node.start_mark,
-                    f"duplicate key '{key}'",
-                    key_node.start_mark,
-                )
-            seen.add(key)
-        return super().construct_mapping(node, deep=deep)
-
-    def _key_of(self, key_node: yaml.Node) -> object:
-        """A mapping key for the duplicate check; plain string keys are read without being
-        constructed twice (large workflows have tens of thousands of them)."""
-        if isinstance(key_node, yaml.ScalarNode) and key_node.tag == "tag:yaml.org,2002:str":
-            return key_node.value
-        key = self.construct_object(key_node, deep=True)
-        if not isinstance(key, str | int | float | bool) and key is not None:
-            raise yaml.constructor.ConstructorError(
-                None,
-                None,
-                "a key must be a plain value, not a list or mapping",
-                key_node.start_mark,
-            )
-        return key
-
-
 def _parse_yaml(text: str, source: str) -> Any:
     try:
-        return yaml.load(text, Loader=_UniqueKeyLoader)
+        return load_yaml_text(text)
     except yaml.MarkedYAMLError as failure:
         mark = failure.problem_mark or failure.context_mark
         line = mark.line + 1 if mark else None
         column = mark.column + 1 if mark else None
         problem = failure.problem or failure.context or "syntax error"
-        raise WorkflowFileError(source, f"invalid YAML: {problem}", line, column) from failure
+        if not isinstance(failure, YamlLimitError):
+            problem = f"invalid YAML: {problem}"
+        raise WorkflowFileError(source, problem, line, column) from failure
     except yaml.YAMLError as failure:
         raise WorkflowFileError(source, f"invalid YAML: {failure}") from failure

@@ -1,19 +1,26 @@
 """Opening a database deliberately: SQLite with WAL, foreign keys, a busy timeout and
-writes that take the write lock up front; or any other SQLAlchemy URL (PostgreSQL)."""
+writes that take the write lock up front; or any other SQLAlchemy URL (PostgreSQL).
+
+Every read and write goes through ``Database.read``/``write``, where a failure of the storage
+under the database (full disk, read-only file, damaged file) becomes a StorageFaultError that
+names the database and the cause; the transaction it interrupted was rolled back whole."""
 
 import sqlite3
 import time
+import weakref
 from collections.abc import Iterator
 from contextlib import contextmanager
 from pathlib import Path
 
 from sqlalchemy import Connection, Engine, create_engine, event
-from sqlalchemy.engine import make_url
-from sqlalchemy.exc import ArgumentError, NoSuchModuleError
-from sqlalchemy.exc import DatabaseError as DriverDatabaseError
+from sqlalchemy.engine import URL, make_url
+from sqlalchemy.exc import ArgumentError, DBAPIError, NoSuchModuleError
 
-from studio.store.errors import DatabaseError
+from studio.store import file_health
+from studio.store.errors import DamagedDatabaseError, DatabaseError, StorageFaultError
+from studio.store.file_health import FileSession, FileStamp
 from studio.store.migrations import migrate
+from studio.store.storage_faults import storage_fault, unwritable_reason
 
 BUSY_TIMEOUT_MS = 10_000
 
@@ -21,31 +28,85 @@ BUSY_TIMEOUT_MS = 10_000
 class Database:
     """A SQLAlchemy engine plus the two ways Studio talks to it: read and write."""
 
-    def __init__(self, engine: Engine) -> None:
+    def __init__(self, engine: Engine, file: Path | None = None) -> None:
         self.engine = engine
         self.is_sqlite = engine.dialect.name == "sqlite"
+        self.file = file
+        """The SQLite file, or None for an in-memory database or another server."""
         self._writer = engine.execution_options(studio_begin="IMMEDIATE")
+        self._session_end = weakref.finalize(self, engine.dispose)
 
     @property
     def url(self) -> str:
         """The database URL, without a password."""
         return self.engine.url.render_as_string(hide_password=True)
 
+    @property
+    def location(self) -> str:
+        """How messages name the database: its file, or its URL without a password."""
+        return str(self.file) if self.file is not None else self.url
+
     @contextmanager
     def read(self) -> Iterator[Connection]:
         """A connection in a read transaction (SQLite: deferred, so readers never block)."""
-        with self.engine.begin() as connection:
-            yield connection
+        try:
+            with self.engine.begin() as connection:
+                yield connection
+        except (DBAPIError, sqlite3.Error) as failure:
+            self._raise_storage_fault(failure, "read")
+            raise
 
     @contextmanager
     def write(self) -> Iterator[Connection]:
         """A connection in a write transaction, committed on success (SQLite: BEGIN IMMEDIATE)."""
-        with self._writer.begin() as connection:
-            yield connection
+        try:
+            with self._writer.begin() as connection:
+                yield connection
+        except (DBAPIError, sqlite3.Error) as failure:
+            self._raise_storage_fault(failure, "write to")
+            raise
+
+    def stamp(self) -> FileStamp | None:
+        """What the SQLite file looks like now (None without a file): see ``changed_since``."""
+        return None if self.file is None else file_health.file_stamp(self.file)
+
+    def changed_since(self, stamp: FileStamp | None) -> bool:
+        """Whether the SQLite file changed since ``stamp`` (a checkpoint, or bytes written by
+        something else): what was read before may no longer be what is on disk."""
+        return self.file is not None and stamp is not None and self.stamp() != stamp
+
+    def check_integrity(self, doing: str) -> None:
+        """Quick-check the file; raise DamagedDatabaseError naming the first problem."""
+        assert self.file is not None
+        report = _quick_check(self.file, self.location, doing)
+        if not report.ok:
+            file_health.record_damage(self.file, report.summary())
+            raise DamagedDatabaseError(self.location, doing, report.summary())
 
     def close(self) -> None:
-        """Release every pooled connection."""
+        """Release every pooled connection; a SQLite file is left sealed as cleanly closed."""
         self.engine.dispose()
+        self._session_end()
+
+    def _begin_session(self) -> None:
+        """Mark the file open by this process until ``close`` (or the process's exit)."""
+        assert self.file is not None
+        try:
+            session = FileSession(self.file)
+        except OSError as failure:
+            reason = unwritable_reason(self.file) or f"cannot write beside it ({failure})"
+            raise StorageFaultError(self.location, "open", reason) from failure
+        self._session_end.detach()
+        self._session_end = weakref.finalize(self, _end_session, self.engine, session)
+
+    def _raise_storage_fault(self, failure: BaseException, doing: str) -> None:
+        """Raise the storage fault behind a driver error; return for any other error."""
+        fault = storage_fault(failure, self.location, self.file, doing)
+        if fault is None:
+            return
+        if isinstance(fault, DamagedDatabaseError) and self.file is not None:
+            file_health.record_damage(self.file, fault.problem)
+        raise fault from failure
 
 
 def database_url(target: str | Path) -> str:
@@ -60,14 +121,18 @@ def database_url(target: str | Path) -> str:
 
 
 def open_database(target: str | Path, *, migrate_schema: bool = True) -> Database:
-    """Open (and create or migrate) the database at a URL or SQLite file path."""
+    """Open (and create or migrate) the database at a URL or SQLite file path.
+
+    A SQLite file that cannot be written, or that was not closed cleanly and fails its quick
+    check, is refused with a StorageFaultError before anything is written to it."""
     url = database_url(target)
     try:
         parsed = make_url(url)
     except ArgumentError as failure:
         raise DatabaseError(f"'{target}' is not a database URL or file path") from failure
-    if parsed.get_backend_name() == "sqlite" and parsed.database not in (None, "", ":memory:"):
-        Path(parsed.database).parent.mkdir(parents=True, exist_ok=True)
+    file = _sqlite_file(parsed)
+    if file is not None:
+        _prepare_file(file)
     try:
         engine = create_engine(parsed, connect_args=_connect_args(parsed.get_backend_name()))
     except (ArgumentError, NoSuchModuleError, ImportError) as failure:
@@ -77,17 +142,76 @@ def open_database(target: str | Path, *, migrate_schema: bool = True) -> Databas
         ) from failure
     if engine.dialect.name == "sqlite":
         _configure_sqlite(engine)
-    database = Database(engine)
+    database = Database(engine, file)
+    try:
+        _start(database, migrate_schema)
+    except BaseException:
+        database.close()
+        raise
+    return database
+
+
+def sqlite_file_of(target: str | Path) -> Path | None:
+    """The SQLite file a URL or path names; None for an in-memory database or another
+    backend."""
+    try:
+        return _sqlite_file(make_url(database_url(target)))
+    except ArgumentError as failure:
+        raise DatabaseError(f"'{target}' is not a database URL or file path") from failure
+
+
+def _sqlite_file(url: URL) -> Path | None:
+    if url.get_backend_name() != "sqlite" or url.database in (None, "", ":memory:"):
+        return None
+    if url.database.startswith("file:"):
+        return None  # a SQLite URI names its own options; taken as it is
+    return Path(url.database)
+
+
+def _prepare_file(file: Path) -> None:
+    """Make the folder, and refuse a file SQLite could not write (it would open it read-only
+    and fail only at the first write)."""
+    try:
+        file.parent.mkdir(parents=True, exist_ok=True)
+    except OSError as failure:
+        reason = unwritable_reason(file) or f"cannot make its folder ({failure.strerror})"
+        raise StorageFaultError(str(file), "open", reason) from failure
+    reason = unwritable_reason(file)
+    if reason is not None:
+        raise StorageFaultError(str(file), "open", reason)
+
+
+def _start(database: Database, migrate_schema: bool) -> None:
+    if database.file is not None:
+        dead = file_health.dead_markers(database.file)
+        if file_health.needs_check(database.file, dead):
+            database.check_integrity("open")
+            file_health.record_sound(database.file, dead)
+        database._begin_session()
     try:
         if migrate_schema:
             migrate(database)
         else:
-            database.engine.connect().close()
-    except DriverDatabaseError as failure:
-        database.close()
+            with database.read():
+                pass
+    except StorageFaultError:
+        raise
+    except DBAPIError as failure:
         reason = getattr(failure, "orig", None) or failure
         raise DatabaseError(f"cannot open the database {database.url}: {reason}") from failure
-    return database
+
+
+def _quick_check(file: Path, location: str, doing: str) -> file_health.IntegrityReport:
+    try:
+        return file_health.quick_check(file)
+    except sqlite3.Error as failure:
+        fault = storage_fault(failure, location, file, doing)
+        raise fault or StorageFaultError(location, doing, str(failure)) from failure
+
+
+def _end_session(engine: Engine, session: FileSession) -> None:
+    engine.dispose()  # first: the last connection to close checkpoints the file
+    session.close()
 
 
 def _connect_args(backend: str) -> dict:
@@ -107,6 +231,8 @@ def _configure_sqlite(engine: Engine) -> None:
         _switch_to_wal(cursor)
         cursor.execute("PRAGMA synchronous=NORMAL")
         cursor.execute("PRAGMA foreign_keys=ON")
+        # Every page is checked as it is read, so a write never builds on a damaged page.
+        cursor.execute("PRAGMA cell_size_check=ON")
         cursor.close()
 
     @event.listens_for(engine, "begin")

@@ -117,9 +117,7 @@ class HumanTaskRepository:
             event = None
             if recorded:
                 payload = {"decision": status, "by": by, "comment": comment}
-                event = append_event(
-                    connection, execution_id, DECIDED_EVENT, node_id, payload, now
-                )
+                event = append_event(connection, execution_id, DECIDED_EVENT, node_id, payload, now)
         task = self.get(execution_id, node_id)
         assert task is not None
         return task, event

@@ -1,9 +1,14 @@
 """The knowledge store's tables: artifact bodies and versions (append-only) and the graph rows
-derived from them (rebuildable). Schema version 3 creates them; see ``create_knowledge``.
+derived from them (rebuildable). Schema version 3 creates them (``create_knowledge``); version
+4 adds each version's hash and refuses conflicting inserts (``add_version_hashes``).
 
-Bodies and versions are never updated or deleted: the database refuses it with triggers (SQLite
-and PostgreSQL). Full-text search is an SQLite FTS5 table whose content is read through a view,
-so a body's text is stored once however many versions share it.
+Bodies and versions are never updated, deleted or replaced: the database refuses it with
+triggers (SQLite and PostgreSQL), including an insert whose key is stored already (SQLite's
+``INSERT OR REPLACE`` would otherwise delete the stored row without firing a delete trigger).
+What the triggers cannot stop (a program that drops them, or edits the file's bytes) the version
+hash catches on read; ``knowledge_integrity`` defines it. Full-text search is an SQLite FTS5
+table whose content is read through a view, so a body's text is stored once however many
+versions share it.
 """
 
 from sqlalchemy import (
@@ -17,8 +22,14 @@ from sqlalchemy import (
     String,
     Table,
     Text,
+    bindparam,
+    inspect,
+    select,
+    type_coerce,
+    update,
 )
 
+from studio.store.knowledge_integrity import RAW_COLUMNS, plain_fields, version_digest
 from studio.store.schema import NAMING_CONVENTION, UtcTimestamp
 
 knowledge_metadata = MetaData(naming_convention=NAMING_CONVENTION)
@@ -49,9 +60,18 @@ artifact_versions = Table(
     Column("produced_by", JSON, nullable=False),
     Column("links", JSON, nullable=False),
     Column("seq", Integer, nullable=False, unique=True),
+    # Empty only in a row another program inserted: it then fails its check like any damage.
+    Column("version_sha256", String(64), nullable=False, server_default=""),
     Index("ix_artifact_versions_subject_artifact", "subject", "artifact_id"),
     Index("ix_artifact_versions_kind", "kind"),
 )
+
+VERSION_COLUMNS_AS_STORED = [
+    type_coerce(column_, Text).label(column_.name) if column_.name in RAW_COLUMNS else column_
+    for column_ in artifact_versions.columns
+]
+"""The columns of a version row with its times and JSON as the text stored, for the check to
+read before anything parses them."""
 
 kg_derivations = Table(
     # Every graph row one version derived (its sections, items, units and edges), as one JSON
@@ -66,6 +86,8 @@ kg_derivations = Table(
 
 APPEND_ONLY = {"artifact_bodies": "artifact bodies", "artifact_versions": "artifact versions"}
 """Tables whose rows are never updated or deleted, with how the refusal names them."""
+UNIQUE_KEYS = {"artifact_bodies": ("sha256",), "artifact_versions": ("ref", "supersedes", "seq")}
+"""Every unique column of the append-only tables: an insert that repeats one is refused."""
 
 SEARCH_TABLE = "artifact_search"
 
@@ -124,3 +146,92 @@ def create_knowledge(connection: Connection) -> None:
         connection.exec_driver_sql(_POSTGRES_APPEND_ONLY_FUNCTION)
         for table, label in APPEND_ONLY.items():
             connection.exec_driver_sql(_POSTGRES_APPEND_ONLY.format(table=table, label=label))
+
+
+_SQLITE_NO_REPLACE = """
+CREATE TRIGGER IF NOT EXISTS {table}_no_replace
+BEFORE INSERT ON {table}
+WHEN {conflict}
+BEGIN SELECT RAISE(ABORT, '{label} are append-only: a row with this key is stored already'); END
+"""
+
+_POSTGRES_NO_REPLACE_FUNCTION = """
+CREATE OR REPLACE FUNCTION studio_refuse_existing_{table}() RETURNS trigger LANGUAGE plpgsql
+AS $body$
+BEGIN
+    IF {conflict} THEN
+        RAISE EXCEPTION USING ERRCODE = 'restrict_violation',
+            MESSAGE = '{label} are append-only: a row with this key is stored already';
+    END IF;
+    RETURN NEW;
+END
+$body$
+"""
+
+_POSTGRES_NO_REPLACE = """
+CREATE TRIGGER {table}_no_replace BEFORE INSERT ON {table}
+FOR EACH ROW EXECUTE FUNCTION studio_refuse_existing_{table}()
+"""
+
+_POSTGRES_NO_TRUNCATE = """
+CREATE TRIGGER {table}_no_truncate BEFORE TRUNCATE ON {table}
+FOR EACH STATEMENT EXECUTE FUNCTION studio_refuse_change('{label}')
+"""
+
+
+def add_version_hashes(connection: Connection) -> None:
+    """Version 4: every version's hash (computed for the rows stored before) and triggers that
+    refuse an insert repeating a stored key (and, on PostgreSQL, a TRUNCATE).
+
+    Filling the new column is the one UPDATE these tables ever see: the update trigger of
+    artifact_versions is dropped and created again around it, inside the migration's single
+    write transaction (DDL is transactional on both databases), so no other connection ever
+    sees the table without it and a failure leaves version 3 as it was."""
+    columns = {c["name"] for c in inspect(connection).get_columns(artifact_versions.name)}
+    if "version_sha256" not in columns:
+        type_ = artifact_versions.c.version_sha256.type.compile(dialect=connection.dialect)
+        connection.exec_driver_sql(
+            f"ALTER TABLE artifact_versions ADD COLUMN version_sha256 {type_} NOT NULL DEFAULT ''"
+        )
+    _fill_version_hashes(connection)
+    postgres = connection.dialect.name == "postgresql"
+    for table, label in APPEND_ONLY.items():
+        conflict = " OR ".join(
+            f"EXISTS (SELECT 1 FROM {table} WHERE {key} = NEW.{key})" for key in UNIQUE_KEYS[table]
+        )
+        names = {"table": table, "label": label, "conflict": conflict}
+        if postgres:
+            connection.exec_driver_sql(_POSTGRES_NO_REPLACE_FUNCTION.format(**names))
+            for trigger in (_POSTGRES_NO_REPLACE, _POSTGRES_NO_TRUNCATE):
+                connection.exec_driver_sql(trigger.format(**names))
+        else:
+            connection.exec_driver_sql(_SQLITE_NO_REPLACE.format(**names))
+
+
+def _fill_version_hashes(connection: Connection) -> None:
+    """Hash the versions stored without one, with the update trigger lifted meanwhile."""
+    unhashed = connection.execute(
+        select(*VERSION_COLUMNS_AS_STORED).where(artifact_versions.c.version_sha256 == "")
+    ).all()
+    # A row whose JSON does not parse keeps no hash, and so is reported as damaged when read.
+    readable = [fields for fields in map(plain_fields, unhashed) if fields is not None]
+    if not readable:
+        return
+    hashes = [{"row_ref": f["ref"], "row_hash": version_digest(f)} for f in readable]
+    table, label = artifact_versions.name, APPEND_ONLY[artifact_versions.name]
+    if connection.dialect.name == "postgresql":
+        connection.exec_driver_sql(f"DROP TRIGGER {table}_append_only ON {table}")
+    else:
+        connection.exec_driver_sql(f"DROP TRIGGER {table}_no_update")
+    connection.execute(
+        update(artifact_versions)
+        .where(artifact_versions.c.ref == bindparam("row_ref"))
+        .values(version_sha256=bindparam("row_hash")),
+        hashes,
+    )
+    if connection.dialect.name == "postgresql":
+        connection.exec_driver_sql(_POSTGRES_APPEND_ONLY.format(table=table, label=label))
+    else:
+        connection.exec_driver_sql(
+            _SQLITE_APPEND_ONLY.format(table=table, event="UPDATE", name="update", label=label)
+        )

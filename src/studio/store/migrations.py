@@ -7,7 +7,7 @@ from sqlalchemy import Connection, inspect, select
 
 from studio.store import schema
 from studio.store.errors import SchemaTooNewError
-from studio.store.knowledge_schema import create_knowledge
+from studio.store.knowledge_schema import add_version_hashes, create_knowledge
 
 if TYPE_CHECKING:
     from studio.store.database import Database
@@ -47,6 +47,7 @@ MIGRATIONS: list[tuple[int, Migration]] = [
     (1, _create_version_1),
     (2, _add_governance),
     (3, _add_knowledge),
+    (4, add_version_hashes),
 ]
 """Each step brings the schema to its version number; append, never edit, a step."""
 

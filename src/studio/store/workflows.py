@@ -18,6 +18,7 @@ from studio.model.errors import (
     NotAllowedError,
     NotFoundError,
 )
+from studio.model.identifiers import STORED
 from studio.model.publish_rules import publish_problems
 from studio.model.workflow import SERVER_FIELDS
 from studio.store.database import Database
@@ -281,4 +282,4 @@ def _workflow_from_row(row: Row) -> Workflow:
 
 
 def _workflow_from_data(definition: dict[str, Any], **server_fields: Any) -> Workflow:
-    return Workflow.model_validate({**definition, **server_fields})
+    return Workflow.model_validate({**definition, **server_fields}, context=STORED)

@@ -10,6 +10,7 @@ from PySide6.QtCore import QObject, QTimer, Signal
 from studio.model import Workflow
 from studio.model.errors import ConflictError, StudioError
 from studio.store import WorkflowRepository
+from studio.store.errors import StorageFaultError
 
 DEBOUNCE_MS = 3000
 RETRY_MS = 5000
@@ -42,6 +43,7 @@ class Autosaver(QObject):
     saved = Signal(object)  # the stored Workflow
     reloaded = Signal(object)  # theirs, after a conflict resolved by reloading
     copied = Signal(object)  # mine, stored as a new workflow after a conflict
+    faulted = Signal(object)  # a StorageFaultError, once each time saving starts failing
 
     def __init__(
         self,
@@ -81,6 +83,12 @@ class Autosaver(QObject):
             stored = self.repository.update(mine, self.version)
         except ConflictError:
             return self._resolve(mine)
+        except StorageFaultError as fault:  # a full disk, a read-only or damaged file
+            first = self.last_error != str(fault)
+            self._failed(str(fault))
+            if first:
+                self.faulted.emit(fault)
+            return False
         except StudioError as failure:
             return self._failed(str(failure))
         except Exception as failure:  # disk full, database locked: keep the change, retry

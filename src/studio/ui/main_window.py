@@ -25,6 +25,7 @@ from studio.ui.panels.problems_panel import ProblemsPanel
 from studio.ui.panels.workflow_config import WorkflowConfigPanel
 from studio.ui.run_commands import RunCommands
 from studio.ui.run_panels import RunPanels
+from studio.ui.storage_fault_notice import EDITS_KEPT, StorageFaultNotice
 from studio.ui.theme import THEMES, apply_theme
 from studio.ui.window_actions import ActionSpec, Key, add_menu, add_toolbar, build_action
 from studio.ui.workflow_commands import WorkflowCommands
@@ -58,6 +59,7 @@ class MainWindow(WorkflowCommands, RunCommands, RunPanels, QMainWindow):
         self.centre.addWidget(self.welcome)
         self.centre.addWidget(self.tabs)
         self.setCentralWidget(self.centre)
+        self.storage_faults = StorageFaultNotice(self)
         self._build_runs()
         self._build_docks()
         self._build_actions()
@@ -378,6 +380,7 @@ class MainWindow(WorkflowCommands, RunCommands, RunPanels, QMainWindow):
         tab.editor.node_actions.append(("Run from here", self.run_from_selected))
         tab.editor.document.subscribe(lambda _event, t=tab: self._document_changed(t))
         tab.autosaver.saved.connect(lambda _stored: self.refresh_lists())
+        tab.autosaver.faulted.connect(lambda fault: self.storage_faults.report(fault, EDITS_KEPT))
         self.tabs.addTab(tab, tab.title())
         self.tabs.setCurrentWidget(tab)
         self.centre.setCurrentWidget(self.tabs)

@@ -9,11 +9,13 @@ from PySide6.QtWidgets import QMessageBox
 from studio.model.errors import StudioError
 from studio.model.execution import EXECUTION_TERMINAL
 from studio.model.run_view import RunView
+from studio.store.errors import StorageFaultError
 from studio.ui.run.collector_pause import CollectorPause
 from studio.ui.run.overlay import RunOverlay
 from studio.ui.run.run_controller import RunController
 from studio.ui.run.run_input_dialog import RunInputDialog
 from studio.ui.run.run_progress import RunProgress
+from studio.ui.storage_fault_notice import RUN_NOT_STARTED, RUN_STOPPED
 from studio.ui.window_actions import ActionSpec
 from studio.ui.workflow_tab import WorkflowTab
 
@@ -30,6 +32,11 @@ class RunCommands:
         self.runs.runStarted.connect(self._on_run_started)
         self.runs.runEnded.connect(self._on_run_ended)
         self.runs.problem.connect(self._on_run_problem)
+        self.runs.storageFault.connect(
+            lambda fault, stopped: self.storage_faults.report(
+                fault, RUN_STOPPED if stopped else RUN_NOT_STARTED
+            )
+        )
         self.run_progress = RunProgress(self)
         self.run_progress.showRequested.connect(self.show_execution)
         self.statusBar().addPermanentWidget(self.run_progress)
@@ -173,7 +180,12 @@ class RunCommands:
                 continue
             if tab.replay_bar.isVisible():
                 continue  # a replay shows a past moment on purpose
-            for event in self.workspace.executions.events(view.execution_id, view.last_seq):
+            try:
+                events = self.workspace.executions.events(view.execution_id, view.last_seq)
+            except StorageFaultError as fault:  # shown once; the next tick tries again
+                self.storage_faults.report(fault)
+                return
+            for event in events:
                 overlay.apply(event)
             if overlay.view is not None and overlay.view.is_finished:
                 overlay.fade_later()

@@ -264,3 +264,26 @@ def test_an_editor_form_paints(qtbot, tmp_path: Path) -> None:
     type_into(qtbot, editors[2].line_edit, "x")
     press_enter(qtbot, editors[2].line_edit)
     render(host, tmp_path / "field-editors.png")
+
+
+def billion_laughs() -> str:
+    """Nine levels of nine aliases: a few hundred bytes that stand for 387 million values."""
+    lines = ["l0: &l0 [lol, lol, lol, lol, lol, lol, lol, lol, lol]"]
+    for level in range(1, 9):
+        aliases = ", ".join([f"*l{level - 1}"] * 9)
+        lines.append(f"l{level}: &l{level} [{aliases}]")
+    return "\n".join(lines)
+
+
+@pytest.mark.parametrize(
+    ("text", "said"),
+    [(billion_laughs(), "aliases repeat"), ("ratio: .nan", "numbers must be finite")],
+    ids=["billion-laughs", "nan"],
+)
+def test_yaml_over_the_input_limits_is_refused_at_once(qtbot, text: str, said: str) -> None:
+    editor = editor_for("headers", {"type": "object"})
+    in_form(qtbot, editor)
+    type_into(qtbot, editor.text_edit, text)
+    with qtbot.assertNotEmitted(editor.changed):
+        tab_away(qtbot, editor.text_edit)
+    assert said in (editor.error() or "")

@@ -214,3 +214,33 @@ def test_deleting_a_node_during_a_run_and_undoing_keeps_the_overlay_working(
     texts = badge_texts(tab)
     assert texts["first"].startswith("✓ Completed") and texts["second"].startswith("✓ Completed")
     window.runs.shutdown()
+
+
+@pytest.mark.parametrize(
+    ("typed", "said"),
+    [
+        ("[" * 201 + "]" * 201, "nested deeper than 200 levels"),
+        ("[" * 2000 + "]" * 2000, "nested deeper than 200 levels"),
+        ('{"ratio": NaN}', "numbers must be finite"),
+        ('{"a": ', "Not JSON: line 1"),
+    ],
+)
+def test_the_run_dialog_refuses_input_over_the_limits(
+    qtbot,
+    window,
+    run_loop,  # noqa: F811
+    typed: str,
+    said: str,
+) -> None:
+    workflow = window.workspace.import_and_publish(ECHO_DEMO)
+    tab = window.open_workflow(workflow.id)
+    qtbot.keyClick(tab.editor.view, Qt.Key.Key_F5)
+    dialog = window.run_input_dialog
+    dialog.editor.selectAll()
+    qtbot.keyClicks(dialog.editor, typed)
+    assert not dialog.run_button.isEnabled()
+    assert said in dialog.problem.text()
+    qtbot.keyClick(dialog.editor, Qt.Key.Key_Return, Qt.KeyboardModifier.ControlModifier)
+    assert dialog.isVisible()
+    assert window.workspace.executions.find() == []
+    dialog.reject()

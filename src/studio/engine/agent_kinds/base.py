@@ -6,6 +6,7 @@ from dataclasses import dataclass, field
 from typing import Any, ClassVar
 
 from studio.model import AgentDefinition
+from studio.model.input_limits import InputLimitError, parse_json_text
 
 
 @dataclass(frozen=True)
@@ -75,3 +76,12 @@ class AgentKind(ABC):
     @abstractmethod
     async def run(self, call: AgentCall) -> Any:
         """Run the node and return its output (JSON-compatible), or raise AgentError."""
+
+
+def output_json(text: str) -> Any:
+    """The JSON an agent wrote (ValueError when the text is not JSON). JSON nested deeper than
+    the input limits allow is an InvalidOutput error rather than a failure of the parser."""
+    try:
+        return parse_json_text(text)
+    except InputLimitError as failure:
+        raise AgentError("InvalidOutput", f"the agent's output breaks a limit: {failure}") from None

@@ -12,7 +12,6 @@ import asyncio
 import contextlib
 import ctypes
 import functools
-import json
 import os
 import shutil
 import signal
@@ -23,6 +22,7 @@ from dataclasses import dataclass
 from typing import Any
 
 from studio.engine.agent_kinds.base import AgentCall, AgentError
+from studio.model.input_limits import parse_json_text
 
 _PR_SET_PDEATHSIG = 1
 _STDERR_TAIL_CHARS = 2000
@@ -196,7 +196,7 @@ def _reported_error(stderr: str) -> tuple[str, str] | None:
     if not lines:
         return None
     try:
-        data = json.loads(lines[-1])
+        data = parse_json_text(lines[-1])
     except ValueError:
         return None
     if not isinstance(data, dict):

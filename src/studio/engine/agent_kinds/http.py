@@ -20,7 +20,7 @@ from typing import Any, ClassVar
 
 import httpx
 
-from studio.engine.agent_kinds.base import AgentCall, AgentError, AgentKind
+from studio.engine.agent_kinds.base import AgentCall, AgentError, AgentKind, output_json
 from studio.engine.agent_kinds.http_url import request_url
 from studio.engine.agent_kinds.settings import (
     invalid_agent,
@@ -124,7 +124,7 @@ def _output(response: httpx.Response, where: str, call: AgentCall) -> Any:
         message = f"{where} returned HTTP {status}" + (f": {text}" if text else "")
         raise AgentError("HTTPError", message, {"status": status})
     try:
-        return response.json()
+        return output_json(response.text)
     except ValueError:
         return {"status": status, "text": response.text}
 

@@ -29,6 +29,7 @@ from studio.engine.agent_kinds.settings import invalid_agent, rendered, rendered
 from studio.engine.credentials import CredentialError, Redactor, resolve_reference
 from studio.engine.overrides import MODEL_OVERRIDE, SYSTEM_PROMPT_ADDITION
 from studio.engine.templates import as_text
+from studio.model.input_limits import parse_json_text
 
 _ERROR_TEXT_CHARS = 500
 
@@ -147,7 +148,7 @@ def _output(
         message = f"{where} returned HTTP {status}" + (f": {reason}" if reason else "")
         raise AgentError(error_type, message, {"status": status})
     try:
-        answer = response.json()
+        answer = parse_json_text(response.text)
         choice = answer["choices"][0]
         text = choice["message"]["content"]
     except (ValueError, KeyError, IndexError, TypeError):
@@ -167,7 +168,7 @@ def _output(
 def _server_error(response: httpx.Response) -> str:
     """The server's own error message: ``error.message`` (OpenAI), ``error`` (Ollama) or text."""
     try:
-        error = response.json().get("error")
+        error = parse_json_text(response.text).get("error")
     except (ValueError, AttributeError):
         error = None
     if isinstance(error, dict) and isinstance(error.get("message"), str):

@@ -15,7 +15,7 @@ import sys
 from typing import Any, ClassVar
 
 from studio.engine.agent_kinds import python_entry
-from studio.engine.agent_kinds.base import AgentCall, AgentError, AgentKind
+from studio.engine.agent_kinds.base import AgentCall, AgentError, AgentKind, output_json
 from studio.engine.agent_kinds.child_process import (
     clean_environment,
     failure_of,
@@ -54,7 +54,7 @@ class PythonFunctionKind(AgentKind):
 
 def _parse_result(stdout: str, stderr: str, command: str) -> Any:
     try:
-        return json.loads(stdout)
+        return output_json(stdout)
     except ValueError:
         # The entry script always writes JSON, so this means the child itself went wrong.
         message = f"{command} wrote no JSON result"

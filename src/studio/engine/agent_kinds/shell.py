@@ -18,7 +18,7 @@ import json
 import re
 from typing import Any, ClassVar
 
-from studio.engine.agent_kinds.base import AgentCall, AgentKind
+from studio.engine.agent_kinds.base import AgentCall, AgentKind, output_json
 from studio.engine.agent_kinds.child_process import clean_environment, failure_of, run_child
 from studio.engine.agent_kinds.settings import (
     invalid_agent,
@@ -51,7 +51,7 @@ class ShellKind(AgentKind):
 def parse_stdout(stdout: str) -> Any:
     """A program's output: its stdout as JSON, or ``{"text": stdout}`` when it is not JSON."""
     try:
-        return json.loads(stdout)
+        return output_json(stdout)
     except ValueError:
         return {"text": stdout}
 

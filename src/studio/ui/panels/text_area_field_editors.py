@@ -5,6 +5,8 @@ from typing import Any
 import yaml
 from PySide6.QtWidgets import QWidget
 
+from studio.model.input_limits import limit_problem
+from studio.model.safe_yaml import SafeYamlLoader
 from studio.ui.panels.commit_text_edit import CommitTextEdit
 from studio.ui.panels.field_editor import FieldEditor, default_placeholder
 from studio.ui.panels.pygments_highlighter import PygmentsHighlighter
@@ -84,14 +86,17 @@ class YamlFieldEditor(FieldEditor):
             return None, _located(failure)
         except yaml.YAMLError as failure:
             return None, f"Invalid YAML: {failure}"
+        beyond = limit_problem(parsed)
+        if beyond is not None:
+            return None, f"Not accepted: {beyond}."
         if self.expected is not None and not isinstance(parsed, self.expected):
             found = type(parsed).__name__ if parsed is not None else "nothing"
             return None, f"Expected {_EXPECTED_WORDS[self.expected]}, found {found}."
         return parsed, None
 
 
-class _JsonLikeLoader(yaml.SafeLoader):
-    """A safe loader that keeps dates as text, so every value read can be saved as JSON."""
+class _JsonLikeLoader(SafeYamlLoader):
+    """Studio's YAML loader, keeping dates as text so every value read can be saved as JSON."""
 
 
 _JsonLikeLoader.yaml_implicit_resolvers = {

@@ -15,6 +15,7 @@ from PySide6.QtCore import QObject, QTimer, Signal
 from studio.engine.runner import StepRunner
 from studio.model.errors import ONLY_PUBLISHED_RUN, NotAllowedError, StudioError
 from studio.model.execution import WAITING, ExecutionRecord
+from studio.store.errors import StorageFaultError
 from studio.store.human_tasks import HumanTask
 from studio.workspace import Workspace
 
@@ -28,6 +29,7 @@ class RunController(QObject):
     runStarted = Signal(str, str)  # execution id, workflow id
     runEnded = Signal(str, str)  # execution id, the status it stopped in
     problem = Signal(str)  # a message for the person, e.g. why a run could not start
+    storageFault = Signal(object, bool)  # a StorageFaultError; whether it stopped a run
 
     def __init__(self, workspace: Workspace, runner: StepRunner | None = None, parent=None) -> None:
         super().__init__(parent)
@@ -120,6 +122,9 @@ class RunController(QObject):
                 message += ". Publish it first (Ctrl+Shift+P)."
             self.problem.emit(message)
             return None
+        except StorageFaultError as fault:
+            self.storageFault.emit(fault, False)
+            return None
         except StudioError as failure:
             self.problem.emit(str(failure))
             return None
@@ -141,6 +146,11 @@ class RunController(QObject):
         if future.cancelled():
             return
         failure = future.exception()
+        if isinstance(failure, StorageFaultError):  # the run stays resumable
+            log.warning("run %s stopped: %s", execution_id, failure)
+            self.storageFault.emit(failure, True)
+            self.runEnded.emit(execution_id, "interrupted")
+            return
         if failure is not None:
             log.error("run %s stopped: %s", execution_id, failure, exc_info=failure)
             self.problem.emit(f"The run stopped: {failure}")

@@ -13,11 +13,13 @@ from PySide6.QtWidgets import (
     QWidget,
 )
 
+from studio.model.input_limits import InputLimitError, limit_problem, parse_json_text
 from studio.ui.run.json_view import JsonHighlighter, pretty_json
 
 
 class RunInputDialog(QDialog):
-    """A JSON editor for the input of a run; Run is enabled only while the text is JSON."""
+    """A JSON editor for the input of a run; Run is enabled only while the text is JSON
+    within the input limits (depth, text length, finite numbers)."""
 
     def __init__(self, workflow_name: str, last_input: Any, parent: QWidget | None = None) -> None:
         super().__init__(parent)
@@ -52,18 +54,22 @@ class RunInputDialog(QDialog):
         return json.loads(self.editor.toPlainText() or "null")
 
     def _check(self) -> None:
-        text = self.editor.toPlainText()
-        try:
-            json.loads(text or "null")
-        except json.JSONDecodeError as error:
-            self.problem.setText(
-                f"⚠ Not JSON: line {error.lineno}, column {error.colno}: {error.msg}"
-            )
-            self.run_button.setEnabled(False)
-            return
-        self.problem.setText("")
-        self.run_button.setEnabled(True)
+        problem = input_problem(self.editor.toPlainText())
+        self.problem.setText("" if problem is None else f"⚠ {problem}")
+        self.run_button.setEnabled(problem is None)
 
     def _run_if_valid(self) -> None:
         if self.run_button.isEnabled():
             self.accept()
+
+
+def input_problem(text: str) -> str | None:
+    """Why ``text`` cannot be a run's input, or None when it can."""
+    try:
+        data = parse_json_text(text or "null")
+    except json.JSONDecodeError as error:
+        return f"Not JSON: line {error.lineno}, column {error.colno}: {error.msg}"
+    except InputLimitError as too_deep:
+        return f"Not accepted: {too_deep}"
+    problem = limit_problem(data)
+    return None if problem is None else f"Not accepted: {problem}"

@@ -1,0 +1,216 @@
+"""Knowing when a SQLite file needs checking, and checking it with ``PRAGMA quick_check``.
+
+While a process has the file open, a marker beside it (``studio.db-open-<tag>``) stays locked;
+a clean close removes it and writes a seal (``studio.db-closed``: the file's size and
+modification time). Opening checks the file only when it was not left by a clean close: a
+marker nobody holds (its process died), a file that changed since its seal, or a seal that
+records damage. A clean open costs a directory listing and a stat.
+"""
+
+import contextlib
+import json
+import os
+import sqlite3
+import uuid
+from dataclasses import dataclass
+from glob import escape
+from pathlib import Path
+
+from studio.store.storage_faults import SQLITE_CORRUPT, SQLITE_NOTADB
+
+try:  # markers need advisory locks; without them only the seal tells
+    import fcntl
+except ImportError:  # pragma: no cover - Windows
+    fcntl = None
+
+CHECK_TIMEOUT_SECONDS = 10.0
+MAX_PROBLEMS = 100
+
+
+@dataclass(frozen=True)
+class FileStamp:
+    """What a file looked like: its size and last modification."""
+
+    size: int
+    mtime_ns: int
+
+
+@dataclass(frozen=True)
+class IntegrityReport:
+    """What ``PRAGMA quick_check`` said about a file."""
+
+    file: Path
+    problems: list[str]
+    size: int
+    objects: int
+
+    @property
+    def ok(self) -> bool:
+        """Whether no problem was found."""
+        return not self.problems
+
+    def summary(self) -> str:
+        """The first problem, and how many more there are."""
+        more = len(self.problems) - 1
+        return self.problems[0] + (f"; {more} more problem(s)" if more > 0 else "")
+
+
+def file_stamp(file: Path) -> FileStamp | None:
+    """The file's stamp, or None when it does not exist."""
+    try:
+        stat = file.stat()
+    except OSError:
+        return None
+    return FileStamp(stat.st_size, stat.st_mtime_ns)
+
+
+def quick_check(file: Path) -> IntegrityReport:
+    """Check every page and index of the file on a connection of its own, so nothing a
+    process has cached hides what is on disk. Raises sqlite3.Error when it cannot be read."""
+    mode = "rw" if os.access(file, os.W_OK) else "ro"
+    uri = f"{file.resolve().as_uri()}?mode={mode}"
+    with contextlib.closing(
+        sqlite3.connect(uri, uri=True, timeout=CHECK_TIMEOUT_SECONDS)
+    ) as connection:
+        try:
+            rows = connection.execute(f"PRAGMA quick_check({MAX_PROBLEMS})").fetchall()
+            objects = connection.execute(
+                "SELECT count(*) FROM sqlite_master WHERE type IN ('table', 'index')"
+            ).fetchone()[0]
+        except sqlite3.DatabaseError as damaged:
+            if not _is_damage(damaged):
+                raise
+            rows, objects = [(str(damaged),)], 0
+    problems = [line for (text,) in rows for line in str(text).splitlines()]
+    problems = [line for line in problems if line not in ("ok", "*** in database main ***")]
+    return IntegrityReport(file, problems, file.stat().st_size, objects)
+
+
+def needs_check(file: Path, dead: list[Path]) -> bool:
+    """Whether the file was not left by a clean close (see the module's docstring); ``dead``
+    are its markers nobody holds any more."""
+    stamp = file_stamp(file)
+    if stamp is None or stamp.size == 0:
+        return False
+    if dead:
+        return True
+    seal = _read_seal(file)
+    return seal.get("damaged") is not None or _stamp_of(seal) != stamp
+
+
+def dead_markers(file: Path) -> list[Path]:
+    """Markers left by processes that had the file open and died without closing it."""
+    if fcntl is None:
+        return []
+    return [
+        marker
+        for marker in file.parent.glob(f"{escape(file.name)}-open-*")
+        if _nobody_holds(marker)
+    ]
+
+
+def record_sound(file: Path, dead: list[Path]) -> None:
+    """The file passed its check: seal it as it is and forget the dead markers."""
+    _write_seal(file, _stamp_data(file_stamp(file)))
+    for marker in dead:
+        with contextlib.suppress(OSError):
+            marker.unlink()
+
+
+def record_damage(file: Path, problem: str) -> None:
+    """The file is damaged: every later open checks it again, until a check passes."""
+    _write_seal(file, {"damaged": problem})
+
+
+class FileSession:
+    """This process's marker beside an open file, locked until the file is closed."""
+
+    def __init__(self, file: Path) -> None:
+        self.file = file
+        self._marker: Path | None = None
+        self._descriptor: int | None = None
+        if fcntl is not None:
+            self._begin()
+
+    def _begin(self) -> None:
+        tag = uuid.uuid4().hex[:12]
+        # Locked under a name no other process looks at, then renamed: a marker is never
+        # seen unlocked while its process lives.
+        opening = self.file.with_name(f"{self.file.name}-opening-{tag}")
+        marker = self.file.with_name(f"{self.file.name}-open-{tag}")
+        descriptor = os.open(opening, os.O_RDWR | os.O_CREAT, 0o644)
+        try:
+            fcntl.flock(descriptor, fcntl.LOCK_EX | fcntl.LOCK_NB)
+            os.replace(opening, marker)
+        except OSError:
+            os.close(descriptor)
+            with contextlib.suppress(OSError):
+                opening.unlink()
+            raise
+        self._marker, self._descriptor = marker, descriptor
+
+    def close(self) -> None:
+        """A clean close: seal the file as it is now (unless it is known damaged), then
+        remove the marker. Best effort: a full or read-only disk leaves them, and the next
+        open checks the file."""
+        with contextlib.suppress(OSError):
+            if _read_seal(self.file).get("damaged") is None:
+                _write_seal(self.file, _stamp_data(file_stamp(self.file)))
+        if self._marker is not None:
+            with contextlib.suppress(OSError):
+                self._marker.unlink()
+            os.close(self._descriptor)
+            self._marker = self._descriptor = None
+
+
+def _nobody_holds(marker: Path) -> bool:
+    try:
+        descriptor = os.open(marker, os.O_RDWR)
+    except OSError:
+        return False  # removed meanwhile: its process closed cleanly
+    try:
+        fcntl.flock(descriptor, fcntl.LOCK_EX | fcntl.LOCK_NB)
+    except OSError:
+        return False
+    finally:
+        os.close(descriptor)
+    return True
+
+
+def _is_damage(error: sqlite3.Error) -> bool:
+    code = getattr(error, "sqlite_errorcode", 0) & 0xFF
+    return code in (SQLITE_CORRUPT, SQLITE_NOTADB)
+
+
+def _seal_path(file: Path) -> Path:
+    return file.with_name(f"{file.name}-closed")
+
+
+def _read_seal(file: Path) -> dict:
+    try:
+        data = json.loads(_seal_path(file).read_text(encoding="utf-8"))
+    except (OSError, ValueError):
+        return {}
+    return data if isinstance(data, dict) else {}
+
+
+def _write_seal(file: Path, data: dict) -> None:
+    seal = _seal_path(file)
+    partial = seal.with_name(f"{seal.name}-{uuid.uuid4().hex[:8]}")
+    try:
+        partial.write_text(json.dumps(data), encoding="utf-8")
+        os.replace(partial, seal)
+    except OSError:
+        with contextlib.suppress(OSError):
+            partial.unlink()
+
+
+def _stamp_data(stamp: FileStamp | None) -> dict:
+    return {} if stamp is None else {"size": stamp.size, "mtimeNs": stamp.mtime_ns}
+
+
+def _stamp_of(seal: dict) -> FileStamp | None:
+    size, mtime_ns = seal.get("size"), seal.get("mtimeNs")
+    if not isinstance(size, int) or not isinstance(mtime_ns, int):
+        return None
+    return FileStamp(size, mtime_ns)
