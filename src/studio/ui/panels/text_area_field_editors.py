@@ -83,7 +83,7 @@ class YamlFieldEditor(FieldEditor):
         try:
             parsed = yaml.load(text, Loader=_JsonLikeLoader)
         except yaml.MarkedYAMLError as failure:
-            return None, _located(failure)
+            return None, _located(failure, text)
         except yaml.YAMLError as failure:
             return None, f"Invalid YAML: {failure}"
         beyond = limit_problem(parsed)
@@ -105,8 +105,10 @@ _JsonLikeLoader.yaml_implicit_resolvers = {
 }
 
 
-def _located(failure: yaml.MarkedYAMLError) -> str:
+def _located(failure: yaml.MarkedYAMLError, text: str) -> str:
     mark = failure.problem_mark or failure.context_mark
+    if failure.context_mark is not None and mark is not None and mark.index >= len(text.rstrip()):
+        mark = failure.context_mark  # the text ended first: show where the open part began
     problem = failure.problem or failure.context or "cannot be read"
     if mark is None:
         return f"Invalid YAML: {problem}."
