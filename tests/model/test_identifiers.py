@@ -53,10 +53,10 @@ def test_a_node_id_in_the_pattern_is_fine(node_id: str) -> None:
 
 def test_the_message_names_the_id_escaped_and_the_rule() -> None:
     (problem,) = validate_definition(with_node_id("a\nb#comp"))
-    assert problem.message == (
-        "nodes[0].id: 'a\\nb#comp' is not a valid id: expected a letter or digit, then "
+    assert problem.describe() == (
+        "error: nodes[0].id: 'a\\nb#comp' is not a valid id: expected a letter or digit, then "
         "letters, digits, '.', '_' or '-', at most 128 characters "
-        "(pattern [A-Za-z0-9][A-Za-z0-9._-]{0,127})"
+        "(pattern [A-Za-z0-9][A-Za-z0-9._-]{0,127}) [structure.identifier]"
     )
 
 

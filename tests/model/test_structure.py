@@ -237,7 +237,7 @@ def test_a_credential_that_is_not_a_reference_is_refused_without_repeating_it() 
 def test_an_edge_that_is_not_a_mapping_is_a_validation_error(data: dict[str, Any]) -> None:
     problem = only(validate_definition(data))
     assert problem.describe() == (
-        "error: edges[0]: edges[0]: expected a mapping of fields, not a number "
+        "error: edges[0]: expected a mapping of fields, not a number "
         "[structure.model_type]"
     )
 
@@ -253,4 +253,6 @@ def test_an_edge_whose_target_is_not_text_is_named_by_its_path() -> None:
 )
 def test_a_node_that_is_not_a_mapping_says_what_it_is(value: Any, kind: str) -> None:
     problem = only(validate_definition({"nodes": [value]}))
-    assert problem.message == f"nodes[0]: expected a mapping of fields, not {kind}"
+    assert problem.describe() == (
+        f"error: nodes[0]: expected a mapping of fields, not {kind} [structure.model_type]"
+    )

@@ -124,7 +124,9 @@ def _problem_from_pydantic(item: Mapping[str, Any], data: Mapping[str, Any]) -> 
         message = f"unknown operator {item.get('input')!r}; {message[0].lower()}{message[1:]}"
     elif item["type"] in {"model_type", "dict_type"}:
         message = f"expected a mapping of fields, not {_kind_of(item.get('input'))}"
-    return error(f"structure.{item['type']}", f"{path}: {message}", path=path, **place)
+    # Without a node or edge to name, the path is the place a problem is shown at already.
+    located = f"{path}: {message}" if place else message
+    return error(f"structure.{item['type']}", located, path=path, **place)
 
 
 def _kind_of(value: Any) -> str:
