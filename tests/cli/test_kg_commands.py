@@ -142,6 +142,23 @@ def test_land_of_a_broken_file_exits_1_and_stores_nothing(tmp_path: Path) -> Non
     assert kg("search", "wallet").stdout == ""
 
 
+def test_a_kind_longer_than_the_store_holds_is_refused_by_lint_and_land(tmp_path: Path) -> None:
+    kind = "stories-" + "k" * 57  # 65 characters: the store holds kinds of up to 64
+    long = write(
+        tmp_path / "long.md", STORIES.read_text("utf-8").replace("kind: stories", f"kind: {kind}")
+    )
+
+    result = kg("lint", str(long), expect=1)
+
+    assert result.stdout == (
+        f"{long}: error: front matter: kind: kind '{kind[:40]}'… has 65 characters; "
+        "the knowledge store holds kinds of at most 64 [kg.front_matter.kind]\n"
+    )
+    assert "Traceback" not in result.stderr
+    assert "kg.front_matter.kind" in kg("land", str(long), expect=1).stderr
+    assert kg_json("list") == []
+
+
 # --- two versions ----------------------------------------------------------------------------
 
 OLD_TITLE, NEW_TITLE = "User stories", "User stories, reordered"

@@ -193,7 +193,7 @@ def test_verify_says_every_version_verified_on_an_intact_store(database: Path) -
     result = kg("verify")
 
     assert result.stdout.strip() == f"all {count} artifact version(s) verified"
-    assert kg_json("verify") == {"versions": count, "damaged": []}
+    assert kg_json("verify") == {"versions": count, "damaged": [], "derivedRowsDiffer": []}
 
 
 def test_verify_lists_every_damaged_version_and_exits_1(database: Path) -> None:
@@ -222,3 +222,117 @@ def test_verify_lists_every_damaged_version_and_exits_1(database: Path) -> None:
     assert data["versions"] == count
     assert {d["ref"] for d in data["damaged"]} == {REQUIREMENTS, STORIES}
     assert all(d["problem"] for d in data["damaged"])
+
+
+# --- derived graph rows changed ----------------------------------------------------------------
+
+
+def refs_whose_rows_hold(database: Path, word: str) -> set[str]:
+    connection = sqlite3.connect(database)
+    try:
+        found = connection.execute(
+            "SELECT version_ref FROM kg_derivations WHERE instr(rows, ?) > 0", (word,)
+        )
+        return {ref for (ref,) in found}
+    finally:
+        connection.close()
+
+
+def derived_rows_differ(ref: str) -> str:
+    return f"derived rows of {ref} differ from its text; `studio kg rebuild` derives them again"
+
+
+def test_verify_reports_derived_rows_changed_behind_its_back_and_rebuild_mends_them(
+    database: Path,
+) -> None:
+    count = EXPECTED["artifact_versions"]
+    changed = refs_whose_rows_hold(database, "Checkout")
+    assert REQUIREMENTS in changed and len(changed) >= 2
+    tamper(database, "UPDATE kg_derivations SET rows = replace(rows, 'Checkout', 'PWNED')")
+    assert "PWNED requirements (revised)" in kg("show").stdout  # read as stored, not checked
+
+    result = kg("verify", expect=1)
+
+    lines = result.stdout.splitlines()
+    assert set(lines[:-1]) == {derived_rows_differ(ref) for ref in changed}
+    assert lines[-1] == (
+        f"{count} artifact version(s) checked, 0 damaged, "
+        f"{len(changed)} with derived rows that differ from their text"
+    )
+    assert "Traceback" not in result.stderr
+    data = kg_json("verify", expect=1)
+    assert data["versions"] == count and data["damaged"] == []
+    assert {d["ref"] for d in data["derivedRowsDiffer"]} == changed
+    assert all("`studio kg rebuild`" in d["problem"] for d in data["derivedRowsDiffer"])
+
+    assert kg("rebuild").returncode == 0
+    assert kg("verify").stdout.strip() == f"all {count} artifact version(s) verified"
+    assert "PWNED" not in kg("show").stdout
+
+
+def test_verify_reports_derived_rows_deleted_or_unreadable(database: Path) -> None:
+    tamper(
+        database,
+        "DELETE FROM kg_derivations WHERE version_ref = ?",
+        parameters=(STORIES,),
+    )
+    tamper(
+        database,
+        "UPDATE kg_derivations SET rows = '{\"nodes\": [1' WHERE version_ref = ?",
+        parameters=(REQUIREMENTS,),
+    )
+
+    result = kg("verify", expect=1)
+
+    assert set(result.stdout.splitlines()[:-1]) == {
+        derived_rows_differ(STORIES),
+        derived_rows_differ(REQUIREMENTS),
+    }
+    assert "Traceback" not in result.stderr
+    kg("rebuild")
+    kg("verify")
+
+
+def test_verify_names_a_damaged_version_and_checks_the_rows_of_the_rest(database: Path) -> None:
+    every = refs_whose_rows_hold(database, '"edges":[')
+    assert len(every) == EXPECTED["artifact_versions"]
+    retitle_stories_behind_the_triggers(database)
+    planted = '"edges":[["stories","COVERS","REQ-9","checkout-redesign"],'
+    tamper(
+        database,
+        "UPDATE kg_derivations SET rows = replace(rows, '\"edges\":[', ?)",
+        parameters=(planted,),
+    )
+
+    result = kg("verify", expect=1)
+
+    lines = result.stdout.splitlines()
+    assert lines[0].startswith(f"damaged: {STORIES}: ")
+    assert set(lines[1:-1]) == {derived_rows_differ(ref) for ref in every - {STORIES}}
+    assert lines[-1].endswith(
+        f", 1 damaged, {len(every) - 1} with derived rows that differ from their text"
+    )
+
+
+def test_show_and_coverage_name_derived_rows_that_cannot_be_read(database: Path) -> None:
+    tamper(
+        database,
+        "UPDATE kg_derivations SET rows = '{' WHERE version_ref = ?",
+        parameters=(STORIES,),
+    )
+    unreadable = (
+        f"studio: damaged: {STORIES}: its derived graph rows cannot be read; "
+        "`studio kg rebuild` derives them again"
+    )
+
+    shown = kg("show", "--subject", SUBJECT, expect=1)
+
+    assert unreadable in shown.stderr.splitlines()
+    assert "Traceback" not in shown.stderr
+    assert "requirements" in {line.split()[0] for line in shown.stdout.splitlines()}
+    coverage = kg("coverage", expect=1)
+    assert unreadable in coverage.stderr.splitlines() and "Traceback" not in coverage.stderr
+    kg("rebuild")
+    assert "stories" in {
+        line.split()[0] for line in kg("show", "--subject", SUBJECT).stdout.splitlines()
+    }

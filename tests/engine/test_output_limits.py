@@ -74,3 +74,30 @@ def test_an_output_within_the_limits_goes_on_as_before(tmp_path: Path) -> None:
     _, record = run_printer(tmp_path, text)
     assert record.status == "completed"
     assert len(record.node_results["after"].output["long"]) == 1_000_000
+
+
+def test_a_compensation_whose_output_is_over_the_limits_fails_in_words(tmp_path: Path) -> None:
+    """The unwind records the failed compensation and ends, instead of a RecursionError."""
+    harness = make_harness(tmp_path)
+    undo = printing_agent(tmp_path, "[" * 600 + "]" * 600)
+    harness.agents.add(undo.model_copy(update={"id": "undo", "name": "Undo"}))
+    workflow = harness.publish(
+        {
+            "name": "compensated by a deep answer",
+            "configuration": {"compensation": {"enabled": True}},
+            "nodes": [
+                {"id": "act", "agentId": "echo", "compensation": {"tool": "undo"}},
+                {"id": "boom", "agentId": "failing"},
+            ],
+            "edges": [{"source": "act", "target": "boom"}],
+        }
+    )
+
+    record = harness.execute(workflow, {"order": 1})
+
+    stored = harness.executions.get(record.execution_id)
+    assert (stored.status, stored.compensation_status) == ("failed", "partial")
+    undone = stored.node_results["act#comp"]
+    assert undone.status == "compensation_failed"
+    assert undone.error["type"] == "InvalidOutput"
+    assert "nested deeper than 200 levels" in undone.error["message"]

@@ -1,8 +1,10 @@
 """The step runner on a real SQLite file: order, data flow, conditions, failures, timeouts."""
 
 import asyncio
+import contextlib
 import itertools
 import socket
+import sqlite3
 import subprocess
 import sys
 import time
@@ -13,6 +15,7 @@ import pytest
 from studio.engine.runner import ExecutionBusyError
 from studio.model.errors import ONLY_PUBLISHED_RUN, NotAllowedError
 from studio.model.workflow import Workflow
+from studio.store import database as database_module
 from tests.engine.runner_harness import INVOCATIONS, chain, make_harness
 
 
@@ -331,3 +334,29 @@ def test_an_execution_held_by_a_live_runner_elsewhere_is_not_taken_over(tmp_path
     with pytest.raises(ExecutionBusyError, match="other-host:1:live"):
         asyncio.run(harness.runner.run(record.execution_id))
     assert harness.executions.get(record.execution_id).status == "pending"
+
+
+def test_a_lock_held_past_the_busy_timeout_only_skips_heartbeats(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """Another program (a backup, the sqlite3 shell) holds the write lock for a while."""
+    monkeypatch.setattr(database_module, "BUSY_TIMEOUT_MS", 200)
+    harness = make_harness(tmp_path, heartbeat_interval=0.05)
+    data = chain("slow", agent="counter")
+    data["nodes"][0]["configuration"] = {"parameters": {"sleep": 1.5}}
+    workflow = harness.publish(data)
+
+    async def scenario():
+        record = harness.runner.start(workflow.id)
+        run = asyncio.ensure_future(harness.runner.run(record.execution_id))
+        while harness.executions.get(record.execution_id).node_results["slow"].status != "running":
+            await asyncio.sleep(0.02)
+        with contextlib.closing(sqlite3.connect(harness.target, isolation_level=None)) as other:
+            other.execute("BEGIN IMMEDIATE")
+            await asyncio.sleep(0.8)  # several heartbeats wait 200 ms each, then give up
+            other.execute("ROLLBACK")
+        return await asyncio.wait_for(run, 30)
+
+    finished = asyncio.run(scenario())
+    assert finished.status == "completed"
+    assert INVOCATIONS[(finished.execution_id, "slow")] == 1

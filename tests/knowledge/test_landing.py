@@ -4,6 +4,7 @@ later superseding the earlier; the identical text again adds nothing; a damaged 
 reported on read; search reads the current heads, or the heads of a past moment."""
 
 import hashlib
+import json
 import re
 import sqlite3
 from collections.abc import Callable, Iterator
@@ -255,6 +256,38 @@ def test_a_changed_text_of_the_same_day_lands_beside_with_its_own_ref(
     assert knowledge.repository.version(third).front.supersedes == second
     assert [version.ref for version in knowledge.list()] == [third]
     assert len(knowledge.history(SUBJECT, ID)) == 3
+
+
+def landed_and_rebuilt_rows(knowledge: KnowledgeBase) -> tuple[list[tuple], list[tuple]]:
+    """The derived rows as landing stored them, then as a rebuild derives them."""
+    landed = knowledge.repository.derived_snapshot()
+    knowledge.rebuild()
+    return landed, knowledge.repository.derived_snapshot()
+
+
+def test_a_version_landed_without_supersedes_has_the_rows_of_the_text_stored(
+    knowledge: KnowledgeBase,
+) -> None:
+    knowledge.land(EARLIER_STORIES)
+    ref = knowledge.land(BASE.replace("supersedes: 2026-09-01-stories.md\n", ""))
+    assert knowledge.resolve(ref).count("\nsupersedes: ") == 1  # a line more than was given
+
+    assert knowledge.verify().differing == []
+    landed, rebuilt = landed_and_rebuilt_rows(knowledge)
+    assert landed == rebuilt
+    lines = knowledge.resolve(ref).splitlines()
+    (story,) = [row for row in rebuilt if row[0] == "node" and row[2] == "ST-1"]
+    assert lines[json.loads(story[-1])["line"] - 1] == "```yaml story"
+
+
+def test_a_created_at_with_an_offset_derives_the_rows_a_rebuild_derives(
+    knowledge: KnowledgeBase,
+) -> None:
+    knowledge.land(EARLIER_STORIES.replace("09:00:00Z", "11:00:00+02:00"))
+
+    assert knowledge.verify().differing == []
+    landed, rebuilt = landed_and_rebuilt_rows(knowledge)
+    assert landed == rebuilt
 
 
 def test_search_reads_the_current_heads_and_as_of_finds_the_old_wording(

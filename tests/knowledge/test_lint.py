@@ -11,7 +11,9 @@ import pytest
 
 from studio.knowledge.front_matter import artifact_ref, read_front_matter, split_artifact
 from studio.knowledge.lint import lint_artifact
+from studio.model.identifiers import MAX_ID_CHARS
 from studio.model.knowledge import FrontMatter
+from studio.store.knowledge_schema import artifact_versions
 from tests.cli_runner import REPO_ROOT
 
 FIXTURE = Path(__file__).resolve().parent / "fixtures" / "checkout-redesign"
@@ -148,6 +150,10 @@ CASES = {
         "kg.front_matter.kind",
     ),
     "kind not kebab-case": (replace("kind: stories", "kind: User_Stories"), "kg.front_matter.kind"),
+    "kind longer than the store holds": (
+        replace("kind: stories", f"kind: {'k' * 65}"),
+        "kg.front_matter.kind",
+    ),
     "supersedes empty": (
         replace("supersedes: 2026-09-01-stories.md", "supersedes:"),
         "kg.supersedes.empty",
@@ -382,6 +388,53 @@ def test_an_artifact_id_at_the_id_length_is_fine() -> None:
     text = text.replace("supersedes: 2026-09-01-stories.md\n", "")
 
     assert lint_artifact(text, known_refs=KNOWN) == []
+
+
+def with_key(field: str, value: str, text: str = BASE) -> str:
+    """``text`` with its subject, id or kind set to ``value`` and no ``supersedes``."""
+    old = {"subject": "checkout-redesign", "id": "stories", "kind": "stories"}[field]
+    text = text.replace("supersedes: 2026-09-01-stories.md\n", "")
+    return text.replace(f"\n{field}: {old}\n", f"\n{field}: {value}\n", 1)
+
+
+def longest_landing(field: str) -> int:
+    """The length of the longest subject, id or kind (in letters) the lint lets through."""
+    return next(
+        length
+        for length in range(300, 0, -1)
+        if lint_artifact(with_key(field, "k" * length), known_refs=KNOWN) == []
+    )
+
+
+def test_a_kind_longer_than_the_store_holds_is_refused_saying_so() -> None:
+    (problem,) = lint_artifact(with_key("kind", "k" * 65), known_refs=KNOWN)
+
+    assert (problem.code, problem.path) == ("kg.front_matter.kind", "front matter: kind")
+    assert problem.message == (
+        f"kind '{'k' * 40}'… has 65 characters; the knowledge store holds kinds of at most 64"
+    )
+    assert lint_artifact(with_key("kind", "k" * 64), known_refs=KNOWN) == []
+
+
+@pytest.mark.parametrize(
+    ("field", "column"), [("subject", "subject"), ("id", "artifact_id"), ("kind", "kind")]
+)
+def test_no_subject_id_or_kind_lands_longer_than_its_column_holds(field: str, column: str) -> None:
+    held = artifact_versions.c[column].type.length
+
+    assert longest_landing(field) == min(MAX_ID_CHARS, held)
+
+
+def test_the_ref_of_the_longest_subject_kind_and_id_fits_its_column() -> None:
+    text = BASE.replace("supersedes: 2026-09-01-stories.md\n", "")
+    for field in ("subject", "kind", "id"):
+        text = with_key(field, "k" * longest_landing(field), text)
+    assert lint_artifact(text, known_refs=KNOWN) == []
+
+    ref = artifact_ref(read_front_matter(split_artifact(text)[0]))
+
+    # "-2", "-3", ... is added to the ref of a second version of the same day
+    assert len(ref) + len("-999999") <= artifact_versions.c.ref.type.length
 
 
 LAUGHS = "\n".join(

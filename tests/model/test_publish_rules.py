@@ -259,6 +259,144 @@ def test_templates_outside_a_shell_script_are_fine(argv: list[str]) -> None:
     assert publish_with(agents, pair(node("a", "scripted"), node("b"))) == []
 
 
+@pytest.mark.parametrize(
+    ("argv", "index", "shell"),
+    [
+        (["/usr/bin/env", "bash", "-c", "echo ${input.x}"], 3, "bash"),
+        (["env", "-i", "-u", "HOME", "FOO=1", "sh", "-c", "echo ${input.x}"], 7, "sh"),
+        (["timeout", "5", "sh", "-c", "echo ${input.x}"], 4, "sh"),
+        (["timeout", "-s", "KILL", "--kill-after=2", "5", "sh", "-c", "${input.x}"], 7, "sh"),
+        (["nice", "sh", "-c", "echo ${input.x}"], 3, "sh"),
+        (["nice", "-n", "5", "sh", "-c", "echo ${input.x}"], 5, "sh"),
+        (["nohup", "sh", "-c", "echo ${input.x}"], 3, "sh"),
+        (["stdbuf", "-oL", "sh", "-c", "echo ${input.x}"], 4, "sh"),
+        (["setsid", "-w", "sh", "-c", "echo ${input.x}"], 4, "sh"),
+        (["exec", "-a", "job", "sh", "-c", "echo ${input.x}"], 5, "sh"),
+        (["nice", "-n", "5", "timeout", "5", "env", "bash", "-lc", "echo ${input.x}"], 8, "bash"),
+        (["bash", "-lc", "echo ${input.x}"], 2, "bash"),
+        (["bash", "-euo", "pipefail", "-c", "grep ${input.x} notes.txt"], 4, "bash"),
+        (["timeout", 5, "nice", "-n", 5, "sh", "-c", "echo ${input.x}"], 7, "sh"),
+    ],
+    ids=[
+        "env-path",
+        "env-options-and-assignment",
+        "timeout",
+        "timeout-options",
+        "nice",
+        "nice-n",
+        "nohup",
+        "stdbuf",
+        "setsid",
+        "exec",
+        "wrappers-in-a-row",
+        "bash-lc",
+        "shell-option-cluster-with-value",
+        "numbers-as-yaml-reads-them",
+    ],
+)
+def test_a_template_inside_a_shell_script_behind_a_launcher_is_a_warning(
+    argv: list[Any], index: int, shell: str
+) -> None:
+    agents = registry("scripted", "shell", {"argv": argv})
+
+    problems = publish_with(agents, pair(node("a", "scripted"), node("b")))
+
+    assert [(p.code, p.severity, p.node_id) for p in problems] == [
+        ("shell.template-in-script", "warning", "a")
+    ]
+    message = problems[0].message
+    assert f"shell script for {shell} (settings.argv[{index}])" in message
+    assert "interpreted by the shell" in message
+    assert '"$1"' in message and "stdin" in message
+
+
+@pytest.mark.parametrize(
+    ("argv", "index", "program", "reads"),
+    [
+        (["python3", "-c", "print('${input.x}')"], 2, "python3 as Python", "sys.argv[1]"),
+        (["python", "-c", "print('${input.x}')"], 2, "python as Python", "sys.argv[1]"),
+        (["/usr/bin/python3.11", "-I", "-c", "${input.x}"], 3, "python3.11 as Python", "sys."),
+        (["python3", "-W", "ignore", "-Ic", "${input.x}"], 4, "python3 as Python", "sys."),
+        (["python3", "-cprint(${input.x})"], 1, "python3 as Python", "sys.argv[1]"),
+        (["node", "-e", "run(${input.x})"], 2, "node as JavaScript", "process.argv[1]"),
+        (["node", "--eval", "run(${input.x})"], 2, "node as JavaScript", "process.argv[1]"),
+        (["node", "--eval=run(${input.x})"], 1, "node as JavaScript", "process.argv[1]"),
+        (["node", "-r", "dotenv/config", "-pe", "${input.x}"], 4, "node as JavaScript", "proc"),
+        (["perl", "-e", "print ${input.x}"], 2, "perl as Perl", "$ARGV[0]"),
+        (["perl", "-i", "-lne", "print if /${input.x}/"], 3, "perl as Perl", "$ARGV[0]"),
+        (["ruby", "-e", "puts ${input.x}"], 2, "ruby as Ruby", "ARGV[0]"),
+        (["php", "-r", "echo ${input.x};"], 2, "php as PHP", "$argv[1]"),
+        (["timeout", "5", "python3", "-c", "${input.x}"], 4, "python3 as Python", "sys."),
+    ],
+    ids=[
+        "python3-c",
+        "python-c",
+        "versioned-python-after-a-flag",
+        "python-option-value-and-cluster",
+        "python-attached-code",
+        "node-e",
+        "node-eval",
+        "node-eval-equals",
+        "node-pe-after-require",
+        "perl-e",
+        "perl-lne",
+        "ruby-e",
+        "php-r",
+        "behind-timeout",
+    ],
+)
+def test_a_template_inside_code_given_to_an_interpreter_is_a_warning(
+    argv: list[str], index: int, program: str, reads: str
+) -> None:
+    agents = registry("scripted", "shell", {"argv": argv})
+
+    problems = publish_with(agents, pair(node("a", "scripted"), node("b")))
+
+    assert [(p.code, p.severity, p.node_id) for p in problems] == [
+        ("shell.template-in-script", "warning", "a")
+    ]
+    message = problems[0].message
+    assert f"(settings.argv[{index}])" in message
+    assert f"interpreted by {program} code" in message
+    assert reads in message and "stdin" in message
+
+
+@pytest.mark.parametrize(
+    "argv",
+    [
+        ["env", "TEXT=${input.text}", "sh", "-c", 'printf %s "$TEXT"'],
+        ["timeout", "${config.seconds}", "sh", "-c", "sleep 1"],
+        ["nice", "-n", "${config.level}", "printf", "%s", "${input.text}"],
+        ["stdbuf", "-oL", "python3", "tool.py", "${input.text}"],
+        ["python3", "-c", "import sys; print(sys.argv[1])", "${input.text}"],
+        ["python3", "-m", "tool", "-c", "${input.text}"],
+        ["python3", "-mtool", "-c", "${input.text}"],
+        ["python3", "-W", "${config.warnings}", "tool.py"],
+        ["node", "-e", "console.log(process.argv[1])", "${input.text}"],
+        ["node", "--require", "${config.module}", "app.js"],
+        ["perl", "-i.bak", "-pe", "s/a/b/", "${input.file}"],
+        ["php", "-f", "tool.php", "-r", "${input.text}"],
+    ],
+    ids=[
+        "env-assignment",
+        "timeout-duration",
+        "nice-level",
+        "wrapped-script-file",
+        "python-value-as-argument",
+        "python-module",
+        "python-attached-module",
+        "python-option-value",
+        "node-value-as-argument",
+        "node-option-value",
+        "perl-file-argument",
+        "php-file",
+    ],
+)
+def test_templates_outside_interpreted_code_are_fine(argv: list[str]) -> None:
+    agents = registry("scripted", "shell", {"argv": argv})
+    assert publish_with(agents, pair(node("a", "scripted"), node("b"))) == []
+
+
 def test_a_compensation_tool_with_a_template_in_its_script_is_a_warning() -> None:
     agents = registry("undo", "shell", {"argv": ["sh", "-c", "rm /tmp/${input.file}"]})
     data = pair(node("a", compensation={"tool": "undo", "args": {"file": "x"}}), node("b"))

@@ -237,8 +237,7 @@ def test_a_credential_that_is_not_a_reference_is_refused_without_repeating_it() 
 def test_an_edge_that_is_not_a_mapping_is_a_validation_error(data: dict[str, Any]) -> None:
     problem = only(validate_definition(data))
     assert problem.describe() == (
-        "error: edges[0]: expected a mapping of fields, not a number "
-        "[structure.model_type]"
+        "error: edges[0]: expected a mapping of fields, not a number [structure.model_type]"
     )
 
 

@@ -1,7 +1,9 @@
 """The knowledge store's append-only rules on a real PostgreSQL server, as on SQLite: a
 conflicting insert (``ON CONFLICT DO UPDATE``/``DO NOTHING``, a repeated key) and TRUNCATE are
 refused; a field changed with the triggers disabled is caught by the version hash, which is
-the same hash SQLite stores for the same version; a version 3 database gains its hashes."""
+the same hash SQLite stores for the same version; a version 3 database gains its hashes; the
+longest subject, kind and id the lint lets through fit their columns; verify finds derived
+rows changed behind its back."""
 
 import itertools
 from collections.abc import Iterator
@@ -12,8 +14,11 @@ from sqlalchemy import create_engine, text
 from sqlalchemy.engine import make_url
 from sqlalchemy.exc import IntegrityError
 
+from studio.knowledge.knowledge_base import KnowledgeBase
+from studio.knowledge.landing import ArtifactRejectedError
 from studio.store import ArtifactIntegrityError, KnowledgeRepository, migrations, open_database
 from studio.store.knowledge_integrity import DamagedVersion
+from tests.knowledge.test_lint import BASE, longest_landing, with_key
 from tests.store.test_knowledge_store import FEB, JAN, MAR, artifact
 
 _NUMBERS = itertools.count(1)
@@ -188,3 +193,34 @@ def test_a_version_3_database_gains_version_hashes(
             sql(store, REFUSED["upsert of a version"])
     finally:
         database.close()
+
+
+def test_the_longest_subject_kind_and_id_the_lint_lets_through_land(store) -> None:
+    knowledge = KnowledgeBase(store)
+    longest = {field: longest_landing(field) for field in ("subject", "kind", "id")}
+
+    def with_keys(longer_kind: int = 0) -> str:
+        text = BASE
+        for field, length in longest.items():
+            length += longer_kind if field == "kind" else 0
+            text = with_key(field, "k" * length, text)
+        return text
+
+    ref = knowledge.land(with_keys())
+
+    front = store.version(ref).front
+    assert [len(front.subject), len(front.kind), len(front.id)] == list(longest.values())
+    assert knowledge.resolve(ref) == with_keys()
+    with pytest.raises(ArtifactRejectedError, match=r"\[kg\.front_matter\.kind\]"):
+        knowledge.land(with_keys(longer_kind=1))
+    assert store.refs() == {ref}
+
+
+def test_verify_finds_derived_rows_changed_behind_its_back(store) -> None:
+    knowledge = KnowledgeBase(store)
+    ref = knowledge.land(with_key("kind", "stories"))
+    sql(store, "UPDATE kg_derivations SET rows = replace(rows, 'Restore', 'PWNED')")
+
+    assert knowledge.verify().differing == [ref]
+    knowledge.rebuild()
+    assert knowledge.verify().differing == []

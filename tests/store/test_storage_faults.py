@@ -11,7 +11,7 @@ from pathlib import Path
 import pytest
 
 from studio.model import Workflow
-from studio.store import WorkflowRepository, open_database
+from studio.store import WorkflowRepository, file_health, open_database
 from studio.store.errors import DamagedDatabaseError, StorageFaultError
 from tests.store.storage_faults import (
     damage,
@@ -124,6 +124,55 @@ def test_a_database_whose_process_died_is_checked_when_next_opened(
     os.utime(file, ns=(stat.st_atime_ns, stat.st_mtime_ns))
     with pytest.raises(DamagedDatabaseError, match="the file is damaged"):
         open_database(file)
+
+
+def test_a_file_another_live_process_changed_is_not_checked_again(
+    tmp_path: Path, studio_data_dir: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """The app has the file open and writes to it; a command opening it meanwhile trusts it."""
+    file = tmp_path / "studio.db"
+    make_database_with_runs_and_knowledge(file, studio_data_dir)
+    sealed = file.stat()
+    checks: list[Path] = []
+    real_check = file_health.quick_check
+    monkeypatch.setattr(file_health, "quick_check", lambda f: checks.append(f) or real_check(f))
+    holder = subprocess.Popen(
+        [
+            sys.executable,
+            "-c",
+            "import sys, time; from studio.model import Workflow; "
+            "from studio.store import WorkflowRepository, open_database; "
+            "database = open_database(sys.argv[1]); "
+            "WorkflowRepository(database).create(Workflow(name='meanwhile')); "
+            "database.engine.dispose(); "  # the last connection to close checkpoints the file
+            "print('changed', flush=True); time.sleep(60)",
+            str(file),
+        ],
+        stdout=subprocess.PIPE,
+        text=True,
+    )
+    try:
+        assert holder.stdout.readline() == "changed\n"
+        assert file_health.needs_check(file, []) is False  # changed, but by a live process
+        assert file.stat().st_mtime_ns != sealed.st_mtime_ns
+        open_database(file).close()
+        assert checks == []
+    finally:
+        holder.send_signal(signal.SIGKILL)
+        holder.wait()
+    open_database(file).close()  # its process died: now the file is checked
+    assert checks == [file]
+
+
+def test_a_file_that_is_not_a_database_is_refused_and_nothing_is_written_beside_it(
+    tmp_path: Path,
+) -> None:
+    notes = tmp_path / "notes.txt"
+    notes.write_text("shopping list\n" * 2000, encoding="utf-8")
+    with pytest.raises(StorageFaultError, match=r"notes\.txt"):
+        open_database(notes)
+    assert [path.name for path in tmp_path.iterdir()] == ["notes.txt"]
+    assert notes.read_text(encoding="utf-8") == "shopping list\n" * 2000
 
 
 def test_closing_cleanly_leaves_only_the_file_and_its_seal(

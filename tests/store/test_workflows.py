@@ -406,32 +406,46 @@ def test_a_published_blueprint_refuses_update(repo: WorkflowRepository) -> None:
     assert repo.get(blueprint.id) == published
 
 
-# --- find_identical ------------------------------------------------------------------------
+# --- publish_once --------------------------------------------------------------------------
 
 
-def test_find_identical_matches_name_and_definition_but_not_server_fields(
+def test_publish_once_reuses_the_published_copy_with_the_same_name_and_definition(
     repo: WorkflowRepository,
 ) -> None:
     draft = repo.create(definition("a", "b", name="same"))
-    published, _ = repo.publish(repo.create(definition("a", "b", name="same")).id, AGENTS)
-    candidate = definition("a", "b", name="same")
-    assert repo.find_identical(candidate) in (draft, published)
-    assert repo.find_identical(candidate, status="PUBLISHED") == published
-    assert repo.find_identical(candidate, status="DRAFT") == draft
+    published, problems = repo.publish_once(definition("a", "b", name="same"), AGENTS)
+    assert problems == []
+    assert (published.status, published.version) == ("PUBLISHED", 2)
+    assert published.id != draft.id  # a draft is not a published copy
+    again, _ = repo.publish_once(definition("a", "b", name="same"), AGENTS)
     # Server fields do not matter: the stored copy itself is identical to the candidate.
-    assert repo.find_identical(published, status="PUBLISHED") == published
+    itself, _ = repo.publish_once(published, AGENTS)
+    assert again == itself == published
+    assert len(repo.find(status="PUBLISHED")) == 1
 
 
-def test_find_identical_does_not_match_a_different_name_or_definition(
+def test_publish_once_stores_a_new_copy_for_another_name_or_definition(
     repo: WorkflowRepository,
 ) -> None:
-    repo.create(definition("a", "b", name="same"))
-    assert repo.find_identical(definition("a", "b", name="other")) is None
-    assert repo.find_identical(definition("a", "c", name="same")) is None
-    assert repo.find_identical(definition("a", "b", name="same", agent="other")) is None
+    first, _ = repo.publish_once(definition("a", "b", name="same"), AGENTS)
     described = definition("a", "b", name="same").model_copy(update={"description": "more"})
-    assert repo.find_identical(described) is None
-    assert repo.find_identical(definition("a", "b", name="same"), status="PUBLISHED") is None
+    others = [
+        definition("a", "b", name="other"),
+        definition("a", "c", name="same"),
+        definition("a", "b", name="same", agent="other"),
+        described,
+    ]
+    ids = {repo.publish_once(other, AGENTS | {"other"})[0].id for other in others}
+    assert first.id not in ids and len(ids) == len(others)
+
+
+def test_publish_once_stores_nothing_when_publishing_is_refused(
+    repo: WorkflowRepository,
+) -> None:
+    workflow, problems = repo.publish_once(definition("a", "b", agent="unknown"), AGENTS)
+    assert any(problem.is_error for problem in problems)
+    assert workflow.id is None
+    assert repo.find() == []
 
 
 @pytest.mark.parametrize("expected", [2**63 - 1, 2**63, -(2**63) - 1])

@@ -2,6 +2,8 @@
 disk that fills under autosave and under a run. Each is a dialog that names the database,
 never a crash; what the person made is kept, and the run resumes once there is room."""
 
+import asyncio
+import sys
 from pathlib import Path
 
 import pytest
@@ -11,7 +13,8 @@ from PySide6.QtWidgets import QApplication, QMessageBox
 from studio.model import Workflow
 from studio.model.execution import COMPLETED
 from studio.store import open_database
-from studio.ui.app import run_app
+from studio.store.errors import StorageFaultError
+from studio.ui.app import run_app, storage_faults_shown_by
 from studio.ui.storage_fault_notice import EDITS_KEPT, RUN_NOT_STARTED, RUN_STOPPED, TITLE
 from studio.workspace import Workspace
 from tests.store.storage_faults import (
@@ -188,3 +191,27 @@ def test_a_run_that_cannot_start_on_a_full_disk_says_so_and_stores_nothing(
             (disk / "filler").unlink(missing_ok=True)
             window.close()
             workspace.close()
+
+
+def test_a_storage_fault_nothing_else_caught_is_shown_in_the_dialog(qtbot) -> None:
+    """The safety nets under slots and timers (the exception hook) and under tasks on the
+    event loop: a fault that escapes every handler still ends in the dialog."""
+    window = open_window(qtbot, Workspace())
+    fault = StorageFaultError("/data/studio.db", "write to", "the disk is full")
+    restore = window.storage_faults.catch_uncaught()
+    try:
+        sys.excepthook(type(fault), fault, None)
+    finally:
+        restore()
+    box = window.storage_faults.box
+    assert box is not None and box.isVisible() and box.windowTitle() == TITLE
+    assert box.text() == "Cannot write to the database /data/studio.db: the disk is full."
+    box.close()
+    loop = asyncio.new_event_loop()
+    try:
+        other = StorageFaultError("/data/studio.db", "read", "the file is read-only")
+        storage_faults_shown_by(window)(loop, {"message": "task failed", "exception": other})
+    finally:
+        loop.close()
+    assert window.storage_faults.box is not None
+    assert "the file is read-only" in window.storage_faults.box.text()

@@ -55,7 +55,12 @@ def add_commands(commands: argparse._SubParsersAction) -> None:
     coverage = _command(sub, "coverage", "coverage gaps and suspect links", "kg_coverage")
     coverage.add_argument("--as-of", metavar="TIME")
     _command(sub, "rebuild", "derive every graph row again from the stored text", "kg_rebuild")
-    _command(sub, "verify", "check every stored version against its hashes", "kg_verify")
+    _command(
+        sub,
+        "verify",
+        "check every stored version against its hashes and its graph rows against its text",
+        "kg_verify",
+    )
     _command(sub, "list", "the current artifacts", "kg_list").add_argument("--subject")
     _command(sub, "resolve", "print a stored artifact (checked)", "kg_resolve").add_argument("ref")
 

@@ -3,7 +3,8 @@
 A command that reads stored versions shows only what passes its check (the version hash and
 the text's SHA-256). When it meets a damaged version it shows the rest, names each damaged one
 on stderr ("studio: damaged: <ref>: …") and exits 1, so the damage cannot go unnoticed;
-``kg verify`` checks every version.
+``kg verify`` checks every version, and every version's derived graph rows against its text
+(the other commands read those rows as stored).
 """
 
 import argparse
@@ -16,7 +17,7 @@ from typing import Any
 
 from studio.cli.knowledge import ArgumentProblem
 from studio.cli.shared import EXIT_INVALID, EXIT_OK, fail, workspace_for
-from studio.knowledge.knowledge_base import KnowledgeBase
+from studio.knowledge.knowledge_base import KnowledgeBase, Verification
 from studio.knowledge.landing import ArtifactRejectedError
 from studio.knowledge.projection import ViewOptions, lineage, neighbourhood
 from studio.model.errors import StudioError
@@ -223,20 +224,41 @@ def kg_resolve(args: argparse.Namespace) -> int:
     return EXIT_OK
 
 
+REBUILD_HINT = "`studio kg rebuild` derives them again"
+
+
 def kg_verify(args: argparse.Namespace) -> int:
-    """``studio kg verify``: check every stored version and its text; every damaged one is
-    listed (exit 1), or all of them were verified (exit 0)."""
-    count, damaged = _knowledge(args).verify()
+    """``studio kg verify``: check every stored version, its text and its derived graph rows;
+    every damaged version and every one whose rows differ is listed (exit 1), or all of them
+    were verified (exit 0)."""
+    found = _knowledge(args).verify()
     if args.json:
-        found = [{"ref": d.ref, "problem": d.problem} for d in damaged]
-        print(json.dumps({"versions": count, "damaged": found}, indent=2))
-    elif damaged:
-        for version in damaged:
-            print(version.message)
-        print(f"{count} artifact version(s) checked, {len(damaged)} damaged")
+        problem = f"its derived rows differ from its text; {REBUILD_HINT}"
+        data = {
+            "versions": found.versions,
+            "damaged": [{"ref": d.ref, "problem": d.problem} for d in found.damaged],
+            "derivedRowsDiffer": [{"ref": ref, "problem": problem} for ref in found.differing],
+        }
+        print(json.dumps(data, indent=2))
     else:
-        print(f"all {count} artifact version(s) verified")
-    return EXIT_INVALID if damaged else EXIT_OK
+        _print_verification(found)
+    return EXIT_INVALID if found.damaged or found.differing else EXIT_OK
+
+
+def _print_verification(found: Verification) -> None:
+    """One line per damaged version and per version whose derived rows differ, then a count."""
+    damaged, differing = found.damaged, found.differing
+    if not damaged and not differing:
+        print(f"all {found.versions} artifact version(s) verified")
+        return
+    for version in damaged:
+        print(version.message)
+    for ref in differing:
+        print(f"derived rows of {ref} differ from its text; {REBUILD_HINT}")
+    summary = f"{found.versions} artifact version(s) checked, {len(damaged)} damaged"
+    if differing:
+        summary += f", {len(differing)} with derived rows that differ from their text"
+    print(summary)
 
 
 # Helpers -------------------------------------------------------------------------------

@@ -21,7 +21,7 @@ from studio.engine.runner import AlreadyDecidedError, ExecutionBusyError, StepRu
 from studio.model import DefinitionError, WorkflowFileError
 from studio.model.errors import StudioError
 from studio.model.execution import COMPLETED, WAITING, ExecutionRecord
-from studio.model.input_limits import InputLimitError, limit_problem, parse_json_text
+from studio.model.input_limits import InputLimitError, load_json_within_limits
 from studio.store.errors import StorageFaultError
 from studio.workspace import PublishRefusedError, Workspace
 
@@ -115,7 +115,7 @@ def parse_input(text: str | None) -> Any:
         except (OSError, UnicodeDecodeError) as failure:
             raise ValueError(f"cannot read the input file {source}: {failure}") from failure
     try:
-        data = parse_json_text(text)
+        return load_json_within_limits(text)
     except json.JSONDecodeError as failure:
         raise ValueError(
             f"{source} is not valid JSON: {failure.msg} at line {failure.lineno}, "
@@ -123,10 +123,6 @@ def parse_input(text: str | None) -> Any:
         ) from failure
     except InputLimitError as failure:
         raise ValueError(f"{source}: {failure}") from failure
-    problem = limit_problem(data)
-    if problem is not None:
-        raise ValueError(f"{source}: {problem}")
-    return data
 
 
 def _workspace(args: argparse.Namespace) -> Workspace:

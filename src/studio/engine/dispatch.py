@@ -15,6 +15,7 @@ from studio.engine.agent_kinds.base import AgentCall, AgentError
 from studio.engine.agent_kinds.registry import KindRegistry
 from studio.engine.circuit_breaker import CircuitBreakerBoard
 from studio.model.governance import CircuitBreakerSettings, GovernanceSettings
+from studio.model.input_limits import limit_problem
 from studio.store.errors import StorageFaultError
 from studio.store.human_tasks import APPROVED, REJECTED, HumanTaskRepository
 
@@ -59,6 +60,16 @@ class DispatchRequest:
     tool: str | None = None
 
 
+def checked_output(output: Any) -> Any:
+    """An agent's output, if it keeps within the input limits: a node's output is stored,
+    redacted and fed to the next nodes, a compensation's stored and redacted, so one that
+    breaks a limit fails its call instead."""
+    problem = limit_problem(output)
+    if problem is not None:
+        raise AgentError("InvalidOutput", f"the agent's output breaks a limit: {problem}")
+    return output
+
+
 class Dispatcher:
     """Runs calls through governance, then through their agent kind."""
 
@@ -81,7 +92,7 @@ class Dispatcher:
             raise ReservationRefused()
         self.breakers.begin_call(agent_id)
         try:
-            output = await asyncio.wait_for(kind.run(call), call.timeout)
+            output = checked_output(await asyncio.wait_for(kind.run(call), call.timeout))
         except TimeoutError as timed_out:
             self.breakers.record_failure(agent_id, breaker)
             message = f"the call did not finish within {call.timeout:g} s"

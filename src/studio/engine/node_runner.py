@@ -32,7 +32,6 @@ from studio.model.execution import (
     item_count,
 )
 from studio.model.governance import GovernanceSettings, classified
-from studio.model.input_limits import limit_problem
 from studio.store import ExecutionRepository
 from studio.store.schema import utc_now
 
@@ -169,7 +168,7 @@ class NodeRunner:
             needs_approval=needs_approval(node, agent, context.policy),
             approval_title=f"Approve '{node.label}' ({agent.name}) in '{context.workflow.name}'",
         )
-        return checked_output(await self.dispatcher.dispatch(request))
+        return await self.dispatcher.dispatch(request)
 
     def _call(
         self,
@@ -277,15 +276,6 @@ class NodeRunner:
         return self.recorder.record(
             context.execution_id, node_id, status, event_type, payload, **fields
         )
-
-
-def checked_output(output: Any) -> Any:
-    """An agent's output, if it keeps within the input limits; it is stored, redacted and fed
-    to the next nodes, so one that does not fails the node instead."""
-    problem = limit_problem(output)
-    if problem is not None:
-        raise AgentError("InvalidOutput", f"the agent's output breaks a limit: {problem}")
-    return output
 
 
 def error_record(failure: AgentError, redactor: Redactor) -> dict[str, Any]:

@@ -24,7 +24,7 @@ from studio.model.governance import GovernanceSettings
 from studio.model.identifiers import identifier_problem
 from studio.model.input_limits import limit_problem
 from studio.store import ExecutionRepository, WorkflowRepository
-from studio.store.errors import StorageFaultError
+from studio.store.errors import DatabaseBusyError, StorageFaultError
 from studio.store.human_tasks import HumanTask, HumanTaskRepository
 from studio.store.schema import utc_now
 
@@ -114,6 +114,9 @@ class StepRunner:
         workflow version and input, reusing every other result of ``execution_id``."""
         source = self.executions.get(execution_id)
         workflow = self.workflows.get_version(source.workflow_id, source.workflow_version)
+        refusal = start_refusal(workflow, source.input)
+        if refusal is not None:
+            raise NotAllowedError(refusal)
         reused = reused_results(workflow, source, node_id)
         origin = {"rerunOf": execution_id, "fromNode": node_id}
         record, event = self.executions.create(workflow, source.input, reused, origin)
@@ -252,11 +255,19 @@ class StepRunner:
 
     async def _watch(self, execution_id: str, run: ExecutionRun) -> None:
         """Keep the claim alive and notice a cancel made by another process; a store that
-        cannot take the heartbeat stops the run (it stays resumable)."""
+        cannot take the heartbeat stops the run (it stays resumable). A lock another program
+        holds only skips a beat: the claim stays fresh far longer than one interval."""
         while True:
             await asyncio.sleep(self.settings.heartbeat_interval)
             try:
                 status = self.executions.heartbeat(execution_id, self.owner)
+            except DatabaseBusyError as busy:
+                log.warning(
+                    "heartbeat skipped: %s",
+                    busy,
+                    extra={"executionId": execution_id, "action": "heartbeat_skipped"},
+                )
+                continue
             except StorageFaultError as fault:
                 run.stop_for(fault)
                 return

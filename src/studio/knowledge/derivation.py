@@ -7,6 +7,7 @@ cost of a full parse.
 
 import re
 from dataclasses import dataclass
+from datetime import UTC
 from functools import lru_cache
 from typing import Any
 
@@ -228,7 +229,8 @@ def _add_artifact(builder: _Builder) -> None:
     front = builder.version.front
     data = {
         "kind": front.kind,
-        "created_at": front.created_at.isoformat(),
+        # In UTC, as the store keeps it: a rebuild from the stored version derives the same.
+        "created_at": front.created_at.astimezone(UTC).isoformat(),
         "produced_by": plain(front.produced_by),
     }
     builder.node(front.id, ARTIFACT, front.title, data)

@@ -20,14 +20,17 @@ from studio.knowledge.landing import ArtifactRejectedError, LandingBatch
 from studio.knowledge.lint import lint_artifact
 from studio.knowledge.preparation import prepare_files
 from studio.knowledge.projection import GraphDiff, Projection, ViewOptions, diff, project
-from studio.model.knowledge import ArtifactVersion, FrontMatter
+from studio.model.knowledge import ArtifactVersion, Derivation, FrontMatter
 from studio.model.problems import Problem
-from studio.store.knowledge import ArtifactIntegrityError, DamagedVersion, KnowledgeRepository
+from studio.store.knowledge import (
+    ArtifactIntegrityError,
+    Damaged,
+    DamagedVersion,
+    KnowledgeRepository,
+)
 
 INGEST_BATCH = 250
 """Artifacts stored per write transaction when a folder is ingested."""
-Damaged = list[DamagedVersion] | None
-"""Where a read puts the damaged versions it leaves out; None: it raises on meeting one."""
 
 
 @dataclass(frozen=True)
@@ -41,6 +44,18 @@ class Landed:
     head: str
     """The current version of the artifact: ``ref``, unless an older version's text was
     landed again."""
+
+
+@dataclass(frozen=True)
+class Verification:
+    """What checking every stored version found."""
+
+    versions: int
+    """How many versions were checked."""
+    damaged: list[DamagedVersion]
+    """The versions that fail their check (fields or text)."""
+    differing: list[str]
+    """The intact versions whose stored graph rows are not those their text derives."""
 
 
 @dataclass(frozen=True)
@@ -172,7 +187,7 @@ class KnowledgeBase:
     ) -> Projection:
         """The graph of the current artifacts (as of a moment) under the view rules."""
         heads = self._intact_heads(as_of, options.subject, damaged)
-        nodes, edges = self.repository.graph_rows(version.ref for version in heads)
+        nodes, edges = self.repository.graph_rows((v.ref for v in heads), damaged)
         return project(heads, nodes, edges, options)
 
     def diff(
@@ -184,19 +199,25 @@ class KnowledgeBase:
     def coverage(self, as_of: datetime | None = None, damaged: Damaged = None) -> list[Gap]:
         """Requirements no story covers, stories no unit implements, decisions covering nothing."""
         heads = self._intact_heads(as_of, None, damaged)
-        nodes, edges = self.repository.graph_rows(version.ref for version in heads)
+        nodes, edges = self.repository.graph_rows((v.ref for v in heads), damaged)
         return coverage_gaps(nodes, edges)
 
     def suspects(self, as_of: datetime | None = None, damaged: Damaged = None) -> list[Suspect]:
         """Links to something whose artifact was revised after the link was written."""
         heads = self._intact_heads(as_of, None, damaged)
-        nodes, edges = self.repository.graph_rows(version.ref for version in heads)
+        nodes, edges = self.repository.graph_rows((v.ref for v in heads), damaged)
         versions = self.repository.versions(damaged=damaged)
         return suspect_links(versions, heads, nodes, edges)
 
-    def verify(self) -> tuple[int, list[DamagedVersion]]:
-        """Check every stored version and its text: how many, and every damaged one."""
-        return self.repository.verify()
+    def verify(self) -> Verification:
+        """Check every stored version and its text, and derive the graph rows of each intact
+        one again to compare them with those stored (the reads trust the stored rows)."""
+        damaged: list[DamagedVersion] = []
+        versions = self.repository.all_versions_in_landing_order(damaged)
+        checked = len(versions) + len(damaged)
+        derivations = self._derive_intact(versions, damaged)
+        differing = self.repository.differing_derivations(derivations)
+        return Verification(checked, damaged, differing)
 
     def rebuild(self) -> int:
         """Derive every version's rows again from its stored text, in one transaction;
@@ -205,15 +226,24 @@ class KnowledgeBase:
         what fails its check, and nothing changes."""
         damaged: list[DamagedVersion] = []
         versions = self.repository.all_versions_in_landing_order(damaged)
-        texts = self.repository.texts(versions, damaged)
+        derivations = self._derive_intact(versions, damaged)
         if damaged:
             raise ArtifactIntegrityError.naming(damaged)
-        derivations = {}
-        for version in versions:
-            _data, body, body_line = split_artifact(texts[version.ref])
-            derivations[version.ref] = derive(version, body, body_line, self.registry)
         self.repository.rebuild_derived(derivations)
         return len(derivations)
+
+    def _derive_intact(
+        self, versions: list[ArtifactVersion], damaged: list[DamagedVersion]
+    ) -> dict[str, Derivation]:
+        """The graph rows each version's text derives, by ref, for those whose text passes its
+        check (the others go to ``damaged``)."""
+        texts = self.repository.texts(versions, damaged)
+        derivations = {}
+        for version in versions:
+            if version.ref in texts:
+                _data, body, body_line = split_artifact(texts[version.ref])
+                derivations[version.ref] = derive(version, body, body_line, self.registry)
+        return derivations
 
     def _intact_heads(
         self, as_of: datetime | None, subject: str | None, damaged: Damaged

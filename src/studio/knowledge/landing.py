@@ -11,6 +11,7 @@ from typing import Any
 
 import yaml
 
+from studio.knowledge.derivation import derive
 from studio.knowledge.front_matter import (
     ArtifactFormatError,
     artifact_ref,
@@ -99,8 +100,11 @@ class LandingBatch:
             text = with_supersedes(text, head_ref)
             front = replace(front, supersedes=head_ref)
         ref = free_ref(artifact_ref(front), self.refs)
-        derivation = prepared.derivation
         version = ArtifactVersion(ref, front, body_digest(text), datetime.now(UTC))
+        derivation = prepared.derivation
+        if text != prepared.text:  # "supersedes" was added: derived from the text stored
+            _data, body, body_line = split_artifact(text)
+            derivation = derive(version, body, body_line, self.registry)
         self.pending.append((version, text, derivation))
         self.refs.add(ref)
         self.heads[(front.subject, front.id)] = (ref, text)

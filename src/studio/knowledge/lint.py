@@ -22,6 +22,7 @@ from studio.knowledge.item_types import DEFAULT, ItemType, ItemTypeRegistry
 from studio.model.identifiers import MAX_ID_CHARS, identifier_problem, is_identifier, shown_id
 from studio.model.knowledge import LINK_TYPES, FrontMatter
 from studio.model.problems import Problem, error
+from studio.store.knowledge_schema import ARTIFACT_ID_CHARS, KIND_CHARS, SUBJECT_CHARS
 
 KnownRefs = Callable[[str], FrontMatter | bool | None] | Mapping[str, FrontMatter] | Set[str]
 """The refs already landed: a set, a mapping of each to its front matter, or a function that
@@ -37,6 +38,14 @@ TEXT_FIELDS = ("id", "kind", "subject", "title")
 KEBAB_CASE = re.compile(r"^[a-z0-9]+(-[a-z0-9]+)*$")
 """The canonical-key convention for subjects, artifact ids and kinds (each is a segment of a
 ref): ids that follow the pattern of every id, in lower-case words joined by hyphens."""
+
+KEY_CHARS = {
+    "subject": min(MAX_ID_CHARS, SUBJECT_CHARS),
+    "id": min(MAX_ID_CHARS, ARTIFACT_ID_CHARS),
+    "kind": min(MAX_ID_CHARS, KIND_CHARS),
+}
+"""How long a subject, artifact id and kind may be: as long as an id, or as the knowledge store
+holds where that is shorter (kinds: 64). The ref they make then fits the store too."""
 
 _FRONT = "front matter"
 
@@ -98,13 +107,22 @@ def check_produced_by(data: dict) -> Iterator[Problem]:
 
 
 def _check_kebab(data: dict, name: str, what: str) -> Iterator[Problem]:
-    value = data.get(name)
-    if isinstance(value, str) and value and not _is_key(value):
+    value, limit = data.get(name), KEY_CHARS[name]
+    if not isinstance(value, str) or not value:
+        return
+    if not _is_key(value):
         message = (
             f"{what} {shown_id(value)} must be kebab-case (lower-case letters and digits joined "
-            f"by single hyphens, e.g. 'checkout-redesign'), at most {MAX_ID_CHARS} characters"
+            f"by single hyphens, e.g. 'checkout-redesign'), at most {limit} characters"
         )
-        yield error(f"kg.front_matter.{name}", message, path=_at(name))
+    elif len(value) > limit:
+        message = (
+            f"{what} {shown_id(value)} has {len(value)} characters; "
+            f"the knowledge store holds {what}s of at most {limit}"
+        )
+    else:
+        return
+    yield error(f"kg.front_matter.{name}", message, path=_at(name))
 
 
 def check_subject(data: dict) -> Iterator[Problem]:
@@ -140,6 +158,12 @@ def _is_key(value: object) -> bool:
     return is_identifier(value) and bool(KEBAB_CASE.match(value))
 
 
+def _lands(data: dict, name: str) -> bool:
+    """Whether the subject, id or kind of ``data`` passes its checks."""
+    value = data.get(name)
+    return _is_key(value) and len(value) <= KEY_CHARS[name]
+
+
 def check_supersedes(data: dict, known_refs: KnownRefs) -> Iterator[Problem]:
     """``supersedes``, when present, is not empty and names a ref that has landed: an earlier
     version of the same artifact, when ``known_refs`` gives its front matter."""
@@ -155,7 +179,7 @@ def check_supersedes(data: dict, known_refs: KnownRefs) -> Iterator[Problem]:
         return
     if not isinstance(value, str):
         return  # reported by check_field_types
-    if "/" not in value and not (_is_key(data.get("subject")) and _is_key(data.get("kind"))):
+    if "/" not in value and not (_lands(data, "subject") and _lands(data, "kind")):
         return  # a bare file name needs a valid subject and kind, reported on their own
     ref = supersedes_ref(data)
     landed = _landed(known_refs, ref) if ref is not None else True
@@ -169,7 +193,7 @@ def check_supersedes(data: dict, known_refs: KnownRefs) -> Iterator[Problem]:
 def check_superseded(data: dict, ref: str, replaced: FrontMatter) -> Iterator[Problem]:
     """A version supersedes only a version of its own subject and id, created no later."""
     subject, artifact_id = data.get("subject"), data.get("id")
-    if not (_is_key(subject) and _is_key(artifact_id)):
+    if not (_lands(data, "subject") and _lands(data, "id")):
         return  # reported on their own
     if (replaced.subject, replaced.id) != (subject, artifact_id):
         message = (

@@ -9,7 +9,7 @@ from dataclasses import dataclass, field
 from typing import Any, Literal
 
 from studio.model.graph import would_close_cycle
-from studio.model.identifiers import MAX_ID_CHARS
+from studio.model.identifiers import free_id
 from studio.model.workflow import Edge, Node, Position, Workflow
 
 EventKind = Literal[
@@ -94,11 +94,7 @@ class WorkflowDocument:
 
     def unique_node_id(self, base: str) -> str:
         """``base``, or ``base-2``, ``base-3``... whichever is free, cut to the id length."""
-        candidate, number = base[:MAX_ID_CHARS], 2
-        while candidate in self._nodes:
-            suffix = f"-{number}"
-            candidate, number = base[: MAX_ID_CHARS - len(suffix)] + suffix, number + 1
-        return candidate
+        return free_id(base, self._nodes)
 
     def unique_edge_id(self, source: str, target: str) -> str:
         """An id for a new edge between two nodes."""

@@ -6,6 +6,7 @@ control characters and no ``#``, which keeps every such name unambiguous.
 """
 
 import re
+from collections.abc import Container
 from typing import Annotated
 
 from pydantic import AfterValidator, ValidationInfo
@@ -41,6 +42,17 @@ def identifier_problem(value: str, what: str = "id") -> str | None:
     if is_identifier(value):
         return None
     return f"{shown_id(value)} is not a valid {what}: expected {ID_RULE}"
+
+
+def free_id(wanted: str, taken: Container[str], limit: int | None = MAX_ID_CHARS) -> str:
+    """``wanted``, or ``wanted-2``, ``wanted-3``… whichever is not taken, cut short so that it
+    keeps within ``limit`` characters (None: no limit)."""
+    room = len(wanted) if limit is None else limit
+    candidate, number = wanted[:room], 2
+    while candidate in taken:
+        suffix = f"-{number}"
+        candidate, number = wanted[: max(room - len(suffix), 0)] + suffix, number + 1
+    return candidate
 
 
 def _checked_identifier(value: str, info: ValidationInfo) -> str:

@@ -58,6 +58,14 @@ def parse_json_text(text: str, **options: Any) -> Any:
         raise InputLimitError(too_deep()) from None
 
 
+def load_json_within_limits(text: str) -> Any:
+    """JSON text as data held to the limits: raises InputLimitError saying what breaks one
+    (or ``json.JSONDecodeError`` for text that is not JSON)."""
+    data = parse_json_text(text)
+    check_limits(data)
+    return data
+
+
 def limit_problem(data: Any, *, finite: bool = True) -> str | None:
     """What makes loaded data break a limit, with its place (``nodes[0].name``), or None.
 

@@ -129,11 +129,18 @@ def _problem_from_pydantic(item: Mapping[str, Any], data: Mapping[str, Any]) -> 
     return error(f"structure.{item['type']}", located, path=path, **place)
 
 
+_KINDS_IN_WORDS = {
+    list: "a list",
+    str: "a text",
+    bool: "true or false",
+    int: "a number",
+    float: "a number",
+}
+
+
 def _kind_of(value: Any) -> str:
-    """A value's kind in a user's words: a list, a mapping, a text or a number."""
-    kinds = {list: "a list", str: "a text", bool: "true or false", int: "a number"}
-    kinds[float] = "a number"
-    return "nothing" if value is None else kinds.get(type(value), type(value).__name__)
+    """A value's kind in a user's words: a list, a text, a number, true or false."""
+    return "nothing" if value is None else _KINDS_IN_WORDS.get(type(value), type(value).__name__)
 
 
 def _is_underived_edge_id(item: Mapping[str, Any], data: Mapping[str, Any]) -> bool:

@@ -27,3 +27,8 @@ class DamagedDatabaseError(StorageFaultError):
         reason = f"the file is damaged ({problem}); check it with `studio doctor --db {location}`"
         super().__init__(location, doing, reason)
         self.problem = problem
+
+
+class DatabaseBusyError(StorageFaultError):
+    """Another program held the database's write lock past the busy timeout; nothing is wrong
+    with the file, and the same write may well succeed a moment later."""

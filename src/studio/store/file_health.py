@@ -23,6 +23,7 @@ try:  # markers need advisory locks; without them only the seal tells
 except ImportError:  # pragma: no cover - Windows
     fcntl = None
 
+SQLITE_HEADER = b"SQLite format 3\x00"
 CHECK_TIMEOUT_SECONDS = 10.0
 MAX_PROBLEMS = 100
 
@@ -88,25 +89,33 @@ def quick_check(file: Path) -> IntegrityReport:
 
 def needs_check(file: Path, dead: list[Path]) -> bool:
     """Whether the file was not left by a clean close (see the module's docstring); ``dead``
-    are its markers nobody holds any more."""
+    are its markers nobody holds any more. While another process has the file open, its own
+    writes explain any change since the seal, and it seals the file when it closes."""
     stamp = file_stamp(file)
     if stamp is None or stamp.size == 0:
         return False
     if dead:
         return True
     seal = _read_seal(file)
-    return seal.get("damaged") is not None or _stamp_of(seal) != stamp
+    if seal.get("damaged") is not None:
+        return True
+    return _stamp_of(seal) != stamp and not _open_elsewhere(file)
 
 
 def dead_markers(file: Path) -> list[Path]:
     """Markers left by processes that had the file open and died without closing it."""
+    return [marker for marker in _markers(file) if _nobody_holds(marker)]
+
+
+def _open_elsewhere(file: Path) -> bool:
+    """Whether a live process has the file open (holds its marker)."""
+    return any(not _nobody_holds(marker) for marker in _markers(file))
+
+
+def _markers(file: Path) -> list[Path]:
     if fcntl is None:
         return []
-    return [
-        marker
-        for marker in file.parent.glob(f"{escape(file.name)}-open-*")
-        if _nobody_holds(marker)
-    ]
+    return list(file.parent.glob(f"{escape(file.name)}-open-*"))
 
 
 def record_sound(file: Path, dead: list[Path]) -> None:
@@ -118,8 +127,10 @@ def record_sound(file: Path, dead: list[Path]) -> None:
 
 
 def record_damage(file: Path, problem: str) -> None:
-    """The file is damaged: every later open checks it again, until a check passes."""
-    _write_seal(file, {"damaged": problem})
+    """The file is damaged: every later open checks it again, until a check passes. A file
+    that is not a SQLite database at all is not Studio's to mark: it gets no seal."""
+    if _has_sqlite_header(file):
+        _write_seal(file, {"damaged": problem})
 
 
 class FileSession:
@@ -175,6 +186,14 @@ def _nobody_holds(marker: Path) -> bool:
     finally:
         os.close(descriptor)
     return True
+
+
+def _has_sqlite_header(file: Path) -> bool:
+    try:
+        with file.open("rb") as stream:
+            return stream.read(len(SQLITE_HEADER)) == SQLITE_HEADER
+    except OSError:
+        return False
 
 
 def _is_damage(error: sqlite3.Error) -> bool:

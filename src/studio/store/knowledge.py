@@ -27,11 +27,15 @@ from studio.model.knowledge import (
 )
 from studio.store.database import Database
 from studio.store.knowledge_derived import (
+    UNREADABLE,
     EncodedDerivation,
     check_derivation,
     decoded,
+    decoded_document,
+    derived_rows,
     encode_derivation,
-    node_tuple,
+    row_tuples,
+    stored_rows,
 )
 from studio.store.knowledge_integrity import (
     ArtifactIntegrityError,
@@ -83,6 +87,7 @@ Landing = tuple[ArtifactVersion, str, Derivation | EncodedDerivation]
 """A version to store, the text it was landed with and the graph rows derived from it."""
 Damaged = list[DamagedVersion] | None
 """Where a read puts the damaged versions it leaves out; None: raise on the first read."""
+_UNREADABLE_ROWS = "its derived graph rows cannot be read; `studio kg rebuild` derives them again"
 
 
 class KnowledgeSearchError(StudioError):
@@ -226,14 +231,28 @@ class KnowledgeRepository:
 
     # --- derived graph rows --------------------------------------------------------------
 
-    def graph_rows(self, version_refs: Iterable[str]) -> tuple[list[GraphNode], list[GraphEdge]]:
-        """The graph rows derived from the given versions, by subject, then key or endpoints."""
+    def graph_rows(
+        self, version_refs: Iterable[str], damaged: Damaged = None
+    ) -> tuple[list[GraphNode], list[GraphEdge]]:
+        """The graph rows derived from the given versions, by subject, then key or endpoints.
+
+        They are read as stored (``verify`` compares them with what the text derives); a
+        version whose rows cannot be read at all is damaged."""
         wanted = sorted(set(version_refs))
         with self.database.read() as connection:
             found = rows_in(
                 connection, select(kg_derivations), kg_derivations.c.version_ref, wanted
             )
-        nodes, edges = decoded(found)
+        nodes, edges, unreadable = [], [], []
+        for row in found:
+            try:
+                more_nodes, more_edges = decoded_document(row.rows, row.version_ref)
+            except UNREADABLE:
+                unreadable.append(DamagedVersion(row.version_ref, _UNREADABLE_ROWS))
+                continue
+            nodes += more_nodes
+            edges += more_edges
+        report(unreadable, damaged)
         nodes.sort(key=lambda n: (n.subject, n.key, n.version_ref))
         edges.sort(key=lambda e: (e.subject, e.source, e.type, e.target, e.version_ref))
         return nodes, edges
@@ -254,10 +273,21 @@ class KnowledgeRepository:
     def derived_snapshot(self) -> list[tuple]:
         """Every derived row as a tuple, sorted: equal snapshots mean identical graph rows."""
         with self.database.read() as connection:
-            nodes, edges = decoded(connection.execute(select(kg_derivations)).all())
-        rows = [("node", *node_tuple(node)) for node in nodes]
-        rows += [("edge", e.version_ref, e.source, e.type, e.target, e.subject) for e in edges]
-        return sorted(rows)
+            return row_tuples(*decoded(connection.execute(select(kg_derivations)).all()))
+
+    def differing_derivations(self, derivations: Mapping[str, Derivation]) -> list[str]:
+        """The refs, in the order given, whose stored graph rows are not the rows given for
+        them: changed, missing or unreadable."""
+        with self.database.read() as connection:
+            found = rows_in(
+                connection, select(kg_derivations), kg_derivations.c.version_ref, list(derivations)
+            )
+        stored = {row.version_ref: stored_rows(row.rows, row.version_ref) for row in found}
+        return [
+            ref
+            for ref, derivation in derivations.items()
+            if stored.get(ref) != derived_rows(derivation)
+        ]
 
     # --- search --------------------------------------------------------------------------
 

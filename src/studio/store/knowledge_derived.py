@@ -1,7 +1,8 @@
 """The graph rows derived from a version, as stored: one JSON document per version.
 
 Rebuildable, unlike the versions and bodies they come from, and so not covered by any hash:
-``studio kg rebuild`` derives them again from the checked text.
+derivation is deterministic, so ``studio kg verify`` derives them again from the checked text
+and compares, and ``studio kg rebuild`` replaces them with what the text derives.
 """
 
 import json
@@ -57,10 +58,43 @@ def decoded(found: Iterable[Row]) -> tuple[list[GraphNode], list[GraphEdge]]:
     nodes: list[GraphNode] = []
     edges: list[GraphEdge] = []
     for row in found:
-        stored, ref = json.loads(row.rows), row.version_ref
-        nodes += [GraphNode(k, t, label, s, ref, data) for k, t, label, s, data in stored["nodes"]]
-        edges += [GraphEdge(source, t, target, s, ref) for source, t, target, s in stored["edges"]]
+        more_nodes, more_edges = decoded_document(row.rows, row.version_ref)
+        nodes += more_nodes
+        edges += more_edges
     return nodes, edges
+
+
+def decoded_document(document: str, ref: str) -> tuple[list[GraphNode], list[GraphEdge]]:
+    """The nodes and edges of the document stored for version ``ref``."""
+    stored = json.loads(document)
+    nodes = [GraphNode(k, t, label, s, ref, data) for k, t, label, s, data in stored["nodes"]]
+    edges = [GraphEdge(source, t, target, s, ref) for source, t, target, s in stored["edges"]]
+    return nodes, edges
+
+
+UNREADABLE = (ValueError, TypeError, KeyError, AttributeError, RecursionError)
+"""What decoding a document another program wrote may raise."""
+
+
+def stored_rows(document: str, ref: str) -> list[tuple] | None:
+    """The rows a stored document holds, as ``row_tuples`` gives them; None when it is not a
+    document of rows (another program wrote it)."""
+    try:
+        return row_tuples(*decoded_document(document, ref))
+    except UNREADABLE:
+        return None
+
+
+def derived_rows(derivation: Derivation) -> list[tuple]:
+    """A derivation's rows, as ``row_tuples`` gives them."""
+    return row_tuples(list(derivation.nodes), list(derivation.edges))
+
+
+def row_tuples(nodes: Iterable[GraphNode], edges: Iterable[GraphEdge]) -> list[tuple]:
+    """Graph rows as comparable tuples, sorted: equal lists mean identical rows."""
+    rows = [("node", *node_tuple(node)) for node in nodes]
+    rows += [("edge", e.version_ref, e.source, e.type, e.target, e.subject) for e in edges]
+    return sorted(rows)
 
 
 def node_tuple(node: GraphNode) -> tuple:

@@ -19,8 +19,9 @@ checks the row against ``version_sha256`` and, when it reads the text, the text 
 ``sha256``. Nothing in the object depends on the database, so SQLite and PostgreSQL compute the
 same hash for the same version. Versions stored before schema version 4 were hashed as the
 migration found them. The search index and the derived graph rows are not covered: they are
-rebuilt from what is. The hash catches a change made without recomputing it (a careless tool,
-damaged bytes); it is not a signature: whoever can write the file can write a matching hash.
+rebuilt from what is (and ``kg verify`` derives the rows again to compare them). The hash
+catches a change made without recomputing it (a careless tool, damaged bytes); it is not a
+signature: whoever can write the file can write a matching hash.
 """
 
 import hashlib

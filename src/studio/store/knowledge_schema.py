@@ -32,6 +32,13 @@ from sqlalchemy import (
 from studio.store.knowledge_integrity import RAW_COLUMNS, plain_fields, version_digest
 from studio.store.schema import NAMING_CONVENTION, UtcTimestamp
 
+SUBJECT_CHARS = 255
+ARTIFACT_ID_CHARS = 255
+KIND_CHARS = 64
+REF_CHARS = 512
+"""The longest subject, artifact id, kind and ref a version row holds (PostgreSQL refuses a
+longer one; the lint keeps artifacts within them)."""
+
 knowledge_metadata = MetaData(naming_convention=NAMING_CONVENTION)
 """Separate from ``schema.metadata``: versions 1 and 2 create that one whole, and must not
 create these tables."""
@@ -47,16 +54,16 @@ artifact_bodies = Table(
 artifact_versions = Table(
     "artifact_versions",
     knowledge_metadata,
-    Column("ref", String(512), primary_key=True),
-    Column("subject", String(255), nullable=False),
-    Column("artifact_id", String(255), nullable=False),
-    Column("kind", String(64), nullable=False),
+    Column("ref", String(REF_CHARS), primary_key=True),
+    Column("subject", String(SUBJECT_CHARS), nullable=False),
+    Column("artifact_id", String(ARTIFACT_ID_CHARS), nullable=False),
+    Column("kind", String(KIND_CHARS), nullable=False),
     Column("title", Text, nullable=False),
     Column("created_at", UtcTimestamp, nullable=False),
     Column("landed_at", UtcTimestamp, nullable=False),
     Column("sha256", String(64), ForeignKey("artifact_bodies.sha256"), nullable=False),
     # Unique: a version is superseded by at most one other (no forks in a chain).
-    Column("supersedes", String(512), ForeignKey("artifact_versions.ref"), unique=True),
+    Column("supersedes", String(REF_CHARS), ForeignKey("artifact_versions.ref"), unique=True),
     Column("produced_by", JSON, nullable=False),
     Column("links", JSON, nullable=False),
     Column("seq", Integer, nullable=False, unique=True),
@@ -80,7 +87,7 @@ kg_derivations = Table(
     # memory, so nothing queries single rows in SQL. Rebuildable, unlike the tables above.
     "kg_derivations",
     knowledge_metadata,
-    Column("version_ref", String(512), ForeignKey("artifact_versions.ref"), primary_key=True),
+    Column("version_ref", String(REF_CHARS), ForeignKey("artifact_versions.ref"), primary_key=True),
     Column("rows", Text, nullable=False),
 )
 

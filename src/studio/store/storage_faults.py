@@ -12,7 +12,7 @@ from pathlib import Path
 
 from sqlalchemy.exc import DBAPIError, OperationalError
 
-from studio.store.errors import DamagedDatabaseError, StorageFaultError
+from studio.store.errors import DamagedDatabaseError, DatabaseBusyError, StorageFaultError
 
 SQLITE_BUSY, SQLITE_LOCKED, SQLITE_READONLY, SQLITE_IOERR = 5, 6, 8, 10
 SQLITE_CORRUPT, SQLITE_FULL, SQLITE_CANTOPEN, SQLITE_NOTADB = 11, 13, 14, 26
@@ -64,7 +64,7 @@ def _sqlite_fault(
         return StorageFaultError(location, doing, reason)
     if code in (SQLITE_BUSY, SQLITE_LOCKED):
         reason = f"another program has held its lock for too long ({text})"
-        return StorageFaultError(location, doing, reason)
+        return DatabaseBusyError(location, doing, reason)
     return None
 
 

@@ -80,11 +80,6 @@ class WorkflowRepository:
         with self.database.read() as connection:
             return [_workflow_from_row(row) for row in connection.execute(query)]
 
-    def find_identical(self, workflow: Workflow, status: str | None = None) -> Workflow | None:
-        """A stored workflow with the same name and definition, if there is one."""
-        with self.database.read() as connection:
-            return _identical_in(connection, workflow, status)
-
     def update(self, workflow: Workflow, expected_version: int) -> Workflow:
         """Replace the definition if nobody else wrote since ``expected_version``.
 

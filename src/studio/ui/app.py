@@ -55,7 +55,7 @@ def run_app(workspace: Workspace, file: str | None = None) -> int:
         return EXIT_UNUSABLE_DATABASE
     loop = qasync.QEventLoop(app)
     asyncio.set_event_loop(loop)
-    loop.set_exception_handler(_storage_faults_shown_by(window))
+    loop.set_exception_handler(storage_faults_shown_by(window))
     window.storage_faults.catch_uncaught()
     closed = asyncio.Event()
     app.lastWindowClosed.connect(closed.set)
@@ -73,7 +73,7 @@ def run_app(workspace: Workspace, file: str | None = None) -> int:
     return 0
 
 
-def _storage_faults_shown_by(window: MainWindow):
+def storage_faults_shown_by(window: MainWindow):
     """The loop's exception handler: a storage fault in a task is shown, not just logged."""
 
     def handle(loop: asyncio.AbstractEventLoop, context: dict) -> None:

@@ -3,6 +3,7 @@
 from PySide6.QtCore import QPointF, Qt
 
 from studio.model import Workflow
+from studio.model.identifiers import MAX_ID_CHARS, is_identifier
 from studio.ui.canvas.editor import WorkflowEditor
 from studio.workspace import Workspace
 from tests.ui.canvas.gestures import drag
@@ -90,3 +91,15 @@ def test_a_link_that_would_close_a_cycle_is_refused(qtbot) -> None:
     drag(editor.view, output_port(editor, b), centre_of(editor, a))
     assert len(editor.document.edges) == 1
     assert "cycle" in messages[0]
+
+
+def test_pasting_a_node_with_the_longest_id_gives_a_copy_with_a_valid_id(qtbot) -> None:
+    longest = "n" * MAX_ID_CHARS
+    editor = make_editor(qtbot, Workflow(nodes=[{"id": longest, "agentId": "demo-echo-agent"}]))
+    editor.scene.select_only([longest])
+    assert editor.copy_selection()
+    editor.paste()
+    editor.paste()
+    ids = [node.id for node in editor.document.nodes]
+    assert len(set(ids)) == 3
+    assert all(is_identifier(node_id) for node_id in ids), ids

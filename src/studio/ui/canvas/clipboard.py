@@ -3,6 +3,7 @@ text editor and back."""
 
 from studio.model import Edge, Node, Position, Workflow, export_text, import_text
 from studio.model.document import WorkflowDocument
+from studio.model.identifiers import free_id
 from studio.model.structure import DefinitionError
 from studio.model.workflow_files import WorkflowFileError
 
@@ -27,7 +28,7 @@ def pasted_elements(document: WorkflowDocument, text: str) -> tuple[list[Node], 
     taken = {node.id for node in document.nodes}
     nodes = []
     for node in workflow.nodes:
-        new_id = _free_id(node.id, taken)
+        new_id = free_id(node.id, taken)
         taken.add(new_id)
         renamed[node.id] = new_id
         position = Position(x=node.position.x + PASTE_OFFSET, y=node.position.y + PASTE_OFFSET)
@@ -36,7 +37,7 @@ def pasted_elements(document: WorkflowDocument, text: str) -> tuple[list[Node], 
     taken_edges = {edge.id for edge in document.edges}
     for edge in workflow.edges:
         source, target = renamed[edge.source], renamed[edge.target]
-        edge_id = _free_id(f"{source}->{target}", taken_edges)
+        edge_id = free_id(f"{source}->{target}", taken_edges, limit=None)
         taken_edges.add(edge_id)
         edges.append(edge.model_copy(update={"id": edge_id, "source": source, "target": target}))
     return nodes, edges
@@ -49,10 +50,3 @@ def _parse(text: str) -> Workflow:
         except (WorkflowFileError, DefinitionError):
             continue
     raise ValueError("the clipboard does not hold workflow nodes")
-
-
-def _free_id(wanted: str, taken: set[str]) -> str:
-    candidate, number = wanted, 2
-    while candidate in taken:
-        candidate, number = f"{wanted}-{number}", number + 1
-    return candidate

@@ -13,7 +13,7 @@ from PySide6.QtWidgets import (
     QWidget,
 )
 
-from studio.model.input_limits import InputLimitError, limit_problem, parse_json_text
+from studio.model.input_limits import InputLimitError, load_json_within_limits
 from studio.ui.run.json_view import JsonHighlighter, pretty_json
 
 
@@ -51,7 +51,7 @@ class RunInputDialog(QDialog):
 
     def value(self) -> Any:
         """The input as parsed JSON (only meaningful after the dialog was accepted)."""
-        return json.loads(self.editor.toPlainText() or "null")
+        return load_json_within_limits(self.editor.toPlainText() or "null")
 
     def _check(self) -> None:
         problem = input_problem(self.editor.toPlainText())
@@ -66,10 +66,9 @@ class RunInputDialog(QDialog):
 def input_problem(text: str) -> str | None:
     """Why ``text`` cannot be a run's input, or None when it can."""
     try:
-        data = parse_json_text(text or "null")
+        load_json_within_limits(text or "null")
     except json.JSONDecodeError as error:
         return f"Not JSON: line {error.lineno}, column {error.colno}: {error.msg}"
-    except InputLimitError as too_deep:
-        return f"Not accepted: {too_deep}"
-    problem = limit_problem(data)
-    return None if problem is None else f"Not accepted: {problem}"
+    except InputLimitError as beyond:
+        return f"Not accepted: {beyond}"
+    return None
