@@ -11,6 +11,7 @@ from pathlib import Path
 import pytest
 
 from tests.cli.test_kg_commands import EXPECTED, SUBJECT, ingest, kg, kg_json
+from tests.store.test_knowledge_integrity import raw as tamper
 
 STORIES = f"{SUBJECT}/stories/2026-09-09-stories.md"
 REQUIREMENTS = f"{SUBJECT}/requirements/2026-09-08-requirements.md"
@@ -22,17 +23,6 @@ def database(studio_data_dir: Path) -> Path:
     """The default database, with the corpus ingested."""
     ingest()
     return studio_data_dir / "studio.db"
-
-
-def tamper(database: Path, *statements: str, parameters: tuple = ()) -> None:
-    """Run statements on the file with the plain sqlite3 module and commit."""
-    connection = sqlite3.connect(database)
-    try:
-        for statement in statements:
-            connection.execute(statement, parameters if "?" in statement else ())
-        connection.commit()
-    finally:
-        connection.close()
 
 
 def retitle_stories_behind_the_triggers(database: Path) -> None:

@@ -27,20 +27,6 @@ FIRST_BODY = "# Requirements\n\nGuests pay without an account.\n"
 SECOND_BODY = "# Requirements\n\nGuests pay with a saved wallet.\n"
 
 
-@pytest.fixture
-def db_path(tmp_path: Path) -> Path:
-    return tmp_path / "studio.db"
-
-
-@pytest.fixture
-def store(db_path: Path):
-    database = open_database(db_path)
-    try:
-        yield KnowledgeRepository(database)
-    finally:
-        database.close()
-
-
 def land_two(store: KnowledgeRepository):
     """Two versions of one artifact and one of another, as the landing code stores them."""
     first = artifact("requirements", FIRST_BODY, JAN, title=TITLE)

@@ -77,20 +77,6 @@ def artifact(
     return version, body, derivation
 
 
-@pytest.fixture
-def db_path(tmp_path: Path) -> Path:
-    return tmp_path / "studio.db"
-
-
-@pytest.fixture
-def store(db_path: Path):
-    database = open_database(db_path)
-    try:
-        yield KnowledgeRepository(database)
-    finally:
-        database.close()
-
-
 def count(store: KnowledgeRepository, table: str) -> int:
     with store.database.read() as connection:
         return connection.execute(text(f"SELECT count(*) FROM {table}")).scalar()

@@ -1,0 +1,21 @@
+"""Fixtures the store's tests share: a SQLite file and a knowledge repository on it."""
+
+from pathlib import Path
+
+import pytest
+
+from studio.store import KnowledgeRepository, open_database
+
+
+@pytest.fixture
+def db_path(tmp_path: Path) -> Path:
+    return tmp_path / "studio.db"
+
+
+@pytest.fixture
+def store(db_path: Path):
+    database = open_database(db_path)
+    try:
+        yield KnowledgeRepository(database)
+    finally:
+        database.close()
