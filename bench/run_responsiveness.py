@@ -3,7 +3,11 @@ main window, drawn live on its canvas, while a 2 ms timer on the UI thread recor
 each of its ticks fires: the longest delay is the longest the window could not react.
 
 Two workflows: echo nodes (all engine and drawing work, no waiting on agents) and shell
-nodes (a real subprocess per node). Prints; asserts nothing.
+nodes (a real subprocess per node). Then the echo workflow again while two other programs
+write to the same database: a `studio kg ingest` of 2,000 artifacts and a `studio run` of a
+200-node workflow, both real subprocesses. The window drives its runs on the store thread, so
+their locks may slow the run but never the window (the goal: no block over 50 ms). Prints;
+asserts nothing.
 
     QT_QPA_PLATFORM=offscreen .venv/bin/python bench/run_responsiveness.py
 """
@@ -11,6 +15,7 @@ nodes (a real subprocess per node). Prints; asserts nothing.
 import asyncio
 import os
 import statistics
+import subprocess
 import sys
 import tempfile
 import time
@@ -25,10 +30,13 @@ from PySide6.QtCore import QElapsedTimer, QTimer
 from studio.model import Workflow
 from studio.model.layout import layout_positions
 from studio.ui.app import create_application, freeze_startup_objects
-from studio.ui.main_window import MainWindow
+from studio.ui.window.main_window import MainWindow
 from studio.workspace import Workspace
 
 NODES = 200
+ARTIFACTS = 2000
+STARTUP_S = 2.5
+"""Seconds the competing programs get to start writing before the app's run begins."""
 PROBE_MS = 2
 SHELL_AGENT = """\
 id: quick-shell
@@ -90,13 +98,13 @@ def measure(window: MainWindow, loop, workflow_id: str) -> tuple[float, LateTick
     """Run the workflow from the window; seconds taken, the probe, and the final status."""
     probe = LateTicks()
     ended: list[str] = []
-    window.runs.runEnded.connect(lambda _id, status: ended.append(status))
-    window.open_workflow(workflow_id)
+    window.workflows.runs.runEnded.connect(lambda _id, status: ended.append(status))
+    window.workflows.tabs.open(workflow_id)
     loop.run_until_complete(asyncio.sleep(0.5))  # the canvas is open and drawn before the run
 
     async def run() -> None:
         probe.start()
-        window.runs.start(workflow_id, {"message": "hi"})
+        window.workflows.runs.start(workflow_id, {"message": "hi"})
         while not ended:
             await asyncio.sleep(0.01)
         probe.stop()
@@ -104,6 +112,39 @@ def measure(window: MainWindow, loop, workflow_id: str) -> tuple[float, LateTick
     began = time.perf_counter()
     loop.run_until_complete(run())
     return time.perf_counter() - began, probe, ended[0]
+
+
+def start_competitors(scratch: Path, database: str, workflow_file: Path) -> list[subprocess.Popen]:
+    """`studio kg ingest` of ARTIFACTS generated artifacts and `studio run` of the workflow
+    file, writing to ``database`` from processes of their own."""
+    from knowledge import write_corpus  # bench/knowledge.py: the ingest benchmark's artifacts
+
+    corpus = scratch / "corpus"
+    corpus.mkdir()
+    write_corpus(corpus, ARTIFACTS)
+    studio = [sys.executable, "-m", "studio"]
+    commands = [
+        [*studio, "kg", "ingest", str(corpus), "--db", database, "--quiet"],
+        [*studio, "run", str(workflow_file), "--db", database, "--quiet", "--input", "{}"],
+    ]
+    return [
+        subprocess.Popen(command, stdout=subprocess.DEVNULL, stderr=subprocess.PIPE)
+        for command in commands
+    ]
+
+
+def finish_competitors(processes: list[subprocess.Popen], began: float) -> str:
+    """Wait for the competing programs; what each did, in words."""
+    names = (f"kg ingest of {ARTIFACTS}", f"studio run of {NODES} nodes")
+    told = []
+    for name, process in zip(names, processes, strict=True):
+        running = process.poll() is None
+        _, errors = process.communicate(timeout=600)
+        state = "still running when the app's run ended" if running else "done first"
+        code = process.returncode
+        failure = f" ({errors.decode()[-200:]})" if code else ""
+        told.append(f"{name}: exit {code}, {state}{failure}")
+    return f"competitors ({time.perf_counter() - began:.1f} s in all): " + "; ".join(told)
 
 
 def report(name: str, seconds: float, probe: LateTicks, status: str) -> None:
@@ -138,7 +179,15 @@ def main() -> int:
             workflow = workspace.import_and_publish(path)
             seconds, probe, status = measure(window, loop, workflow.id)
             report(f"{NODES} {agent_id}", seconds, probe, status)
-        window.runs.shutdown()
+        echo_file = Path(scratch) / "demo-echo-agent.yaml"
+        echo = workspace.import_and_publish(echo_file)
+        began = time.perf_counter()
+        competitors = start_competitors(Path(scratch), workspace.database_target, echo_file)
+        loop.run_until_complete(asyncio.sleep(STARTUP_S))  # both are writing by now
+        seconds, probe, status = measure(window, loop, echo.id)
+        report(f"{NODES} echo + 2 writers", seconds, probe, status)
+        print(finish_competitors(competitors, began))
+        window.workflows.runs.shutdown()
         window.close()
         workspace.close()
     return 0

@@ -19,7 +19,7 @@ import yaml
 from studio.model import Workflow
 from studio.model.layout import layout_positions
 from studio.ui.app import create_application
-from studio.ui.main_window import MainWindow
+from studio.ui.window.main_window import MainWindow
 from studio.workspace import Workspace
 
 AGENTS = {
@@ -132,10 +132,10 @@ def main(out: Path) -> int:
 
         scoring = publish(workspace, root, fan_out())
         booking = publish(workspace, root, rollback())
-        window.refresh_lists()  # published outside the window, as `studio run FILE` does
-        window.open_workflow(scoring.id)
-        record = window.runs.start(scoring.id, {"day": "2026-11-30"})
-        tab = window.current_tab()
+        window.workflows.lists.refresh()  # published outside the window, as `studio run FILE` does
+        window.workflows.tabs.open(scoring.id)
+        record = window.workflows.runs.start(scoring.id, {"day": "2026-11-30"})
+        tab = window.workflows.tabs.current()
         until(
             loop,
             lambda: (
@@ -145,33 +145,33 @@ def main(out: Path) -> int:
                 and sum(b.view.status == "completed" for b in tab.overlay.badges.values()) >= 3
             ),
         )
-        window.show_history_of_current()
-        window.history.select_execution(record.execution_id)
+        window.workflows.run_docks.show_history()
+        window.workflows.run_docks.history.select_execution(record.execution_id)
         tab.editor.view.fit_all()
         settle(loop)
         window.grab().save(str(out / "run-live.png"))
-        until(loop, lambda: not window.runs.is_driving(record.execution_id))
+        until(loop, lambda: not window.workflows.runs.is_driving(record.execution_id))
 
-        window.open_workflow(booking.id)
-        record = window.runs.start(booking.id, {"team": "design", "date": "2026-12-12"})
-        until(loop, lambda: not window.runs.is_driving(record.execution_id))
-        window.show_execution(record.execution_id)
-        window.show_history_of_current()
-        window.history.select_execution(record.execution_id)
-        window.current_tab().editor.view.fit_all()
+        window.workflows.tabs.open(booking.id)
+        record = window.workflows.runs.start(booking.id, {"team": "design", "date": "2026-12-12"})
+        until(loop, lambda: not window.workflows.runs.is_driving(record.execution_id))
+        window.workflows.run_canvas.show_execution(record.execution_id)
+        window.workflows.run_docks.show_history()
+        window.workflows.run_docks.history.select_execution(record.execution_id)
+        window.workflows.tabs.current().editor.view.fit_all()
         settle(loop)
         window.grab().save(str(out / "run-rolled-back.png"))
 
-        window.open_workflow(scoring.id)
+        window.workflows.tabs.open(scoring.id)
         rerun = workspace.executions.find(workflow_id=scoring.id)[0]
-        bar = window.replay(rerun.execution_id)
+        bar = window.workflows.run_docks.replay(rerun.execution_id)
         bar.seek(max(1, len(bar.log.events) * 2 // 3))
         bar.heat_button.setChecked(True)
-        window.current_tab().editor.view.fit_all()
+        window.workflows.tabs.current().editor.view.fit_all()
         settle(loop)
         window.grab().save(str(out / "run-replay.png"))
 
-        window.runs.shutdown()
+        window.workflows.runs.shutdown()
         window.close()
         workspace.close()
     print(f"wrote run-live.png, run-rolled-back.png and run-replay.png to {out}")

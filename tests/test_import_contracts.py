@@ -59,6 +59,16 @@ def test_the_contracts_hold_for_the_code_as_it_is(tmp_path: Path) -> None:
             "studio.model imports nothing else of studio",
         ),
         (
+            "studio.engine.rules.loop_leak",
+            "import asyncio\n",
+            "studio.engine.rules is pure: no engine machinery, store, knowledge or asyncio",
+        ),
+        (
+            "studio.engine.rules.store_leak",
+            "import studio.store\n",
+            "studio.engine.rules is pure: no engine machinery, store, knowledge or asyncio",
+        ),
+        (
             "studio.ui.sql_leak",
             "import sqlalchemy\n",
             "SQLAlchemy is imported only under studio.store",
@@ -71,3 +81,13 @@ def test_a_forbidden_import_breaks_its_contract(
     result = lint_copy_with(tmp_path, module, source)
     assert result.returncode != 0
     assert f"{contract} BROKEN" in result.stdout
+
+
+def test_a_window_controller_importing_another_breaks_their_independence(
+    tmp_path: Path,
+) -> None:
+    module = "studio.ui.window.run_docks"
+    source = (REPO_ROOT / "src/studio/ui/window/run_docks.py").read_text(encoding="utf-8")
+    result = lint_copy_with(tmp_path, module, source + "\nimport studio.ui.window.run_actions\n")
+    assert result.returncode != 0
+    assert "Window controllers do not import each other BROKEN" in result.stdout

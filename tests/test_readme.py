@@ -22,8 +22,9 @@ def test_ci_runs_the_readme_test_command_verbatim() -> None:
     assert readme_commands()[1] in ci_script.splitlines()
 
 
-def test_the_test_command_runs_ruff_import_contracts_and_pytest_offscreen() -> None:
+def test_the_test_command_runs_ruff_import_contracts_types_and_pytest_offscreen() -> None:
     check = (REPO_ROOT / "scripts" / "check").read_text(encoding="utf-8")
     assert 'ruff" check' in check
     assert "lint-imports" in check
+    assert '"$bin/mypy"' in check
     assert "QT_QPA_PLATFORM=offscreen" in check and "pytest" in check

@@ -10,7 +10,7 @@ from pathlib import Path
 
 import pytest
 
-from tests.cli.test_kg_commands import EXPECTED, SUBJECT, ingest, kg, kg_json
+from tests.cli.test_kg_handlers import EXPECTED, SUBJECT, ingest, kg, kg_json
 from tests.store.test_knowledge_integrity import raw as tamper
 
 STORIES = f"{SUBJECT}/stories/2026-09-09-stories.md"

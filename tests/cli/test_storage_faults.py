@@ -14,7 +14,7 @@ from pathlib import Path
 
 import pytest
 
-from tests.cli.test_run_commands import shell_agent, workflow_file, write_yaml
+from tests.cli.test_run_handlers import shell_agent, workflow_file, write_yaml
 from tests.cli_runner import REPO_ROOT, run_studio
 from tests.store.storage_faults import (
     copied_into,

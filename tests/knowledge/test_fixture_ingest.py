@@ -61,7 +61,7 @@ def test_every_artifact_file_of_the_folder_lands_once(landed: dict[str, str]) ->
 
 def test_logical_artifacts_and_versions(knowledge: KnowledgeBase, landed: dict[str, str]) -> None:
     versions = knowledge.repository.versions()
-    heads = knowledge.list()
+    heads = knowledge.heads()
 
     assert len(versions) == EXPECTED["artifact_versions"]
     assert {version.ref for version in versions} == set(landed.values())
@@ -75,7 +75,7 @@ def test_logical_artifacts_and_versions(knowledge: KnowledgeBase, landed: dict[s
 def test_exactly_the_listed_files_are_superseded(
     knowledge: KnowledgeBase, landed: dict[str, str]
 ) -> None:
-    heads = {version.ref for version in knowledge.list()}
+    heads = {version.ref for version in knowledge.heads()}
     replaced = {v.front.supersedes for v in knowledge.repository.versions()} - {None}
     superseded = {name for name, ref in landed.items() if ref not in heads}
 
@@ -187,7 +187,7 @@ The units are planned in 2026-09-11-unit-plan.md; REQ-1 is covered by two storie
 def containing(knowledge: KnowledgeBase, words: str) -> set[str]:
     """The current artifacts whose text has ``words`` between non-alphanumerics."""
     pattern = re.compile(rf"(?<![a-z0-9]){re.escape(words)}(?![a-z0-9])", re.IGNORECASE)
-    return {v.ref for v in knowledge.list() if pattern.search(knowledge.resolve(v.ref))}
+    return {v.ref for v in knowledge.heads() if pattern.search(knowledge.resolve(v.ref))}
 
 
 @pytest.mark.parametrize(
@@ -203,7 +203,7 @@ def test_search_finds_identifiers_as_written(
 ) -> None:
     review = knowledge.land(REVIEW)
     if files is None:
-        expected = {version.ref for version in knowledge.list()}
+        expected = {version.ref for version in knowledge.heads()}
     else:
         expected = {review if name == "review" else landed[name] for name in files}
 

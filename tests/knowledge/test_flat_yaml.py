@@ -4,7 +4,7 @@ import yaml
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
-from studio.knowledge.flat_yaml import read_flat_mapping
+from studio.model.safe_yaml import read_flat_mapping
 
 ATOMS = st.sampled_from(
     [

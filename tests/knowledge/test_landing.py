@@ -98,7 +98,7 @@ def test_the_unbroken_text_lands(knowledge: KnowledgeBase) -> None:
 
     ref = knowledge.land(BASE)
 
-    assert [version.ref for version in knowledge.list()] == [ref]
+    assert [version.ref for version in knowledge.heads()] == [ref]
     assert [hit.version.ref for hit in knowledge.search(UNIQUE_WORD)] == [ref]
 
 
@@ -125,7 +125,7 @@ def test_a_file_breaking_one_rule_is_refused_and_nothing_is_stored(
     assert counts(knowledge) == before
     assert knowledge.repository.derived_snapshot() == rows
     assert knowledge.search(UNIQUE_WORD) == []
-    assert [version.ref for version in knowledge.list()] == [PREVIOUS]
+    assert [version.ref for version in knowledge.heads()] == [PREVIOUS]
 
 
 def test_a_file_with_several_problems_lists_them_all_and_stores_nothing(
@@ -210,9 +210,9 @@ def test_landing_the_same_artifact_twice_keeps_both(
     assert first == "checkout-redesign/requirements/2026-09-01-requirements.md"
     assert second == "checkout-redesign/requirements/2026-09-08-requirements.md"
     assert [version.ref for version in knowledge.history(SUBJECT, ID)] == [first, second]
-    assert [version.ref for version in knowledge.list()] == [second]
-    assert [version.ref for version in knowledge.list(as_of=BETWEEN)] == [first]
-    assert knowledge.list(as_of=datetime(2026, 8, 1, tzinfo=UTC)) == []
+    assert [version.ref for version in knowledge.heads()] == [second]
+    assert [version.ref for version in knowledge.heads(as_of=BETWEEN)] == [first]
+    assert knowledge.heads(as_of=datetime(2026, 8, 1, tzinfo=UTC)) == []
 
 
 def test_each_version_resolves_to_its_text_and_the_later_names_the_earlier(
@@ -241,7 +241,7 @@ def test_the_identical_text_again_returns_its_ref_and_adds_nothing(
 
     assert counts(knowledge) == before
     assert knowledge.repository.derived_snapshot() == rows
-    assert [version.ref for version in knowledge.list()] == [second]
+    assert [version.ref for version in knowledge.heads()] == [second]
 
 
 def test_a_changed_text_of_the_same_day_lands_beside_with_its_own_ref(
@@ -254,7 +254,7 @@ def test_a_changed_text_of_the_same_day_lands_beside_with_its_own_ref(
 
     assert third == "checkout-redesign/requirements/2026-09-08-requirements-2.md"
     assert knowledge.repository.version(third).front.supersedes == second
-    assert [version.ref for version in knowledge.list()] == [third]
+    assert [version.ref for version in knowledge.heads()] == [third]
     assert len(knowledge.history(SUBJECT, ID)) == 3
 
 
@@ -351,7 +351,7 @@ def test_as_of_compares_moments_whatever_their_offsets(knowledge: KnowledgeBase)
     ref = knowledge.land(FIRST.replace("2026-09-01T10:00:00Z", "2026-09-01T23:30:00-05:00"))
 
     def listed(moment: str) -> list[str]:
-        return [version.ref for version in knowledge.list(as_of=datetime.fromisoformat(moment))]
+        return [version.ref for version in knowledge.heads(as_of=datetime.fromisoformat(moment))]
 
     assert ref == "checkout-redesign/requirements/2026-09-01-requirements.md"  # its own date
     assert listed("2026-09-02T04:00:00+00:00") == []  # 23:00 in New York
@@ -375,8 +375,8 @@ def test_the_text_of_any_version_again_adds_nothing_however_long_the_chain(
     assert [knowledge.land(text) for text in (FIRST, SECOND, THIRD)] == refs
 
     assert counts(knowledge) == before
-    assert [version.ref for version in knowledge.list()] == [refs[2]]
-    assert knowledge.list(as_of=BETWEEN) == knowledge.repository.versions()[:1]
+    assert [version.ref for version in knowledge.heads()] == [refs[2]]
+    assert knowledge.heads(as_of=BETWEEN) == knowledge.repository.versions()[:1]
 
 
 def test_ingesting_a_folder_of_versions_twice_adds_nothing(
@@ -415,7 +415,7 @@ def test_an_empty_supersedes_is_refused_and_the_store_stays_rebuildable(
     assert problem.code == "kg.supersedes.empty"
     assert "'supersedes' is empty" in str(refused.value)
     assert counts(knowledge) == before
-    assert [version.ref for version in knowledge.list()] == [first]
+    assert [version.ref for version in knowledge.heads()] == [first]
     assert knowledge.rebuild() == 1
     assert knowledge.land(SECOND) != first  # the artifact can still take new versions
 
@@ -488,7 +488,7 @@ def test_a_version_of_another_artifact_cannot_be_superseded(
     assert problem.code == "kg.supersedes.other_artifact"
     assert f"supersedes '{plan}', a version of 'alpha/plan', not of " in problem.message
     assert counts(knowledge) == before
-    assert [version.ref for version in knowledge.list()] == [plan, beta_notes]  # alpha/plan too
+    assert [version.ref for version in knowledge.heads()] == [plan, beta_notes]  # alpha/plan too
 
 
 def test_superseding_a_version_that_is_no_longer_current_is_refused(
@@ -545,8 +545,8 @@ def test_a_version_dated_before_the_current_one_is_refused(knowledge: KnowledgeB
         f"({second}, created 2026-09-08T09:30:00Z)"
     )
     assert counts(knowledge) == before
-    assert knowledge.list(as_of=BETWEEN) == []  # nothing claims to have been current then
-    assert [version.ref for version in knowledge.list()] == [second]
+    assert knowledge.heads(as_of=BETWEEN) == []  # nothing claims to have been current then
+    assert [version.ref for version in knowledge.heads()] == [second]
 
 
 def test_a_kind_with_path_segments_is_refused(knowledge: KnowledgeBase) -> None:
@@ -585,7 +585,7 @@ def test_landing_a_stored_text_again_tells_which_version_it_is_and_the_head(
 ) -> None:
     first, second = two_versions
 
-    assert knowledge.land_text(THIRD) == Landed(third := knowledge.list()[0].ref, True, third)
+    assert knowledge.land_text(THIRD) == Landed(third := knowledge.heads()[0].ref, True, third)
     assert third != second
     assert knowledge.land_text(THIRD) == Landed(third, False, third)
     assert knowledge.land_text(FIRST) == Landed(first, False, third)
@@ -611,7 +611,7 @@ def test_ingest_orders_files_by_the_moment_their_created_at_names(
     assert landed == ["b-earlier.md", "a-later.md"]  # the undated one last
     history = knowledge.history(SUBJECT, ID)
     assert knowledge.resolve(history[0].ref) == earlier
-    assert [version.ref for version in knowledge.list()] == [history[1].ref]
+    assert [version.ref for version in knowledge.heads()] == [history[1].ref]
     assert history[1].front.supersedes == history[0].ref
 
 
@@ -631,4 +631,4 @@ def test_ingest_reads_created_at_from_the_front_matter_never_from_the_body(
     knowledge.ingest(tmp_path, lambda _done, _total, path: landed.append(path.name))
 
     assert landed == ["b-first.md", "a-later.md"]
-    assert knowledge.resolve(knowledge.list()[0].ref).endswith(later.split("---\n", 2)[2])
+    assert knowledge.resolve(knowledge.heads()[0].ref).endswith(later.split("---\n", 2)[2])

@@ -1,7 +1,6 @@
 """Automatic layout: columns by generation, links pointing right, few crossings, fast."""
 
 import random
-import time
 from functools import cache
 from itertools import pairwise
 
@@ -244,21 +243,12 @@ def test_layout_positions_lays_out_a_workflow() -> None:
     }
 
 
-def test_two_thousand_nodes_are_laid_out_quickly() -> None:
+def test_two_thousand_nodes_are_laid_out_left_to_right() -> None:
+    # How fast: bench/layout.py.
     node_ids, links = random_dag(2000, seed=7)
-    layered_layout(node_ids, links)  # warm up
-    timings = []
-    for _ in range(3):
-        started = time.perf_counter()
-        placed = layered_layout(node_ids, links)
-        timings.append(time.perf_counter() - started)
-    print(
-        f"\nlayered_layout: {len(node_ids)} nodes, {len(links)} links, best of 3 "
-        f"{min(timings) * 1000:.1f} ms"
-    )
+    placed = layered_layout(node_ids, links)
+    assert set(placed) == set(node_ids)
     assert all(placed[source][0] < placed[target][0] for source, target in links)
-    # Generous: only an accidental quadratic-per-node (cubic) algorithm gets near this.
-    assert min(timings) < 2.0
 
 
 def test_ties_keep_definition_order() -> None:

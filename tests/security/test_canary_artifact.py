@@ -123,7 +123,7 @@ def test_a_rendered_credential_fails_the_node_naming_the_reference(landing_run: 
 def test_nothing_of_the_artifact_lands(landing_run: LandingRun) -> None:
     workspace = Workspace(database=str(landing_run.database))
     try:
-        assert workspace.knowledge.list() == []
+        assert workspace.knowledge.heads() == []
         assert workspace.knowledge.repository.refs() == set()
         assert workspace.knowledge.repository.derived_snapshot() == []
     finally:
@@ -171,7 +171,7 @@ def test_markdown_input_holding_the_value_is_refused(
     assert record.status == "failed"
     assert error["type"] == "ArtifactRejected"
     assert "credentials.api" in error["message"]
-    assert workspace.knowledge.list() == []
+    assert workspace.knowledge.heads() == []
 
 
 def test_an_agents_own_credential_setting_is_named_by_its_setting() -> None:

@@ -202,7 +202,7 @@ def test_landing_knowledge_on_a_full_disk_fails_in_words_and_lands_nothing(
             knowledge.ingest(CORPUS)
         assert str(refused.value) == f"cannot write to the database {file}: the disk is full"
         filler.unlink()
-        assert knowledge.list() == []
+        assert knowledge.heads() == []
         database.close()
 
 

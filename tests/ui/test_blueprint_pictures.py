@@ -7,7 +7,7 @@ import pytest
 from PySide6.QtGui import QImage
 
 from studio.ui.canvas.items import DETAIL_THRESHOLD
-from studio.ui.main_window import MainWindow
+from studio.ui.window.main_window import MainWindow
 from studio.workspace import Workspace
 from tests.cli_runner import REPO_ROOT, run_studio
 
@@ -22,7 +22,7 @@ def test_a_blueprint_on_the_canvas_has_no_overlapping_nodes_and_readable_labels(
     qtbot.addWidget(window)
     window.resize(1280, 800)
     window.show()
-    tab = window.use_blueprint(slug)
+    tab = window.workflows.catalog.use_blueprint(slug)
     tab.editor.view.fit_all()
     rects = [item.sceneBoundingRect() for item in tab.editor.scene.node_items.values()]
     for first, second in combinations(rects, 2):

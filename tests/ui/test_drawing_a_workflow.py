@@ -6,7 +6,7 @@ from PySide6.QtCore import QPointF, Qt
 from PySide6.QtWidgets import QMessageBox
 
 from studio.model import EdgeCondition
-from studio.ui.main_window import MainWindow
+from studio.ui.window.main_window import MainWindow
 from studio.workspace import Workspace
 from tests.ui.canvas.gestures import drag
 
@@ -30,7 +30,7 @@ def test_draw_configure_layout_delete_then_undo_to_empty_and_redo_all(qtbot) -> 
     qtbot.addWidget(window)
     window.resize(1400, 900)
     window.show()
-    tab = window.new_workflow()
+    tab = window.workflows.files.new_workflow()
     editor, document = tab.editor, tab.editor.document
     history = [document.snapshot()]
 
@@ -55,8 +55,8 @@ def test_draw_configure_layout_delete_then_undo_to_empty_and_redo_all(qtbot) -> 
 
     edge_id = document.edges[0].id
     editor.scene.select_only(edge_ids=[edge_id])
-    condition = window.condition_editor
-    assert window.inspector.currentWidget() is condition
+    condition = window.workflows.panels.condition_editor
+    assert window.workflows.panels.inspector.currentWidget() is condition
     condition.when_radio.click()
     condition.field_edit.clear()
     qtbot.keyClicks(condition.field_edit, "result.status")
@@ -70,8 +70,8 @@ def test_draw_configure_layout_delete_then_undo_to_empty_and_redo_all(qtbot) -> 
     steps_so_far = editor.undo_stack.index()
 
     editor.scene.select_only([second])
-    drawer = window.node_drawer
-    assert window.inspector.currentWidget() is drawer
+    drawer = window.workflows.panels.node_drawer
+    assert window.workflows.panels.inspector.currentWidget() is drawer
     drawer.identity.name_edit.selectAll()
     qtbot.keyClicks(drawer.identity.name_edit, "Check the order")
     qtbot.keyClick(drawer.identity.name_edit, Qt.Key.Key_Return)

@@ -85,7 +85,7 @@ def test_a_full_disk_under_autosave_shows_a_dialog_and_keeps_the_change(
         )
         window = open_window(qtbot, workspace)
         try:
-            tab = window.open_workflow(stored.id)
+            tab = window.workflows.tabs.open(stored.id)
             tab.editor.edit_properties({"name": "after"})
             filler = fill(disk)
             assert tab.autosaver.save_now() is False
@@ -138,22 +138,24 @@ def test_a_run_the_disk_fills_under_shows_a_dialog_and_resumes_once_there_is_roo
         )
         window = open_window(qtbot, workspace)
         try:
-            window.open_workflow(workflow.id)
+            window.workflows.tabs.open(workflow.id)
             records = []
-            act(run_loop, lambda: records.append(window.runs.start(workflow.id, {"n": 1})))
-            execution_id = records[0].execution_id
+            act(
+                run_loop, lambda: records.append(window.workflows.runs.start(workflow.id, {"n": 1}))
+            )
+            execution_id = records[0].result(timeout=10).execution_id
             until(run_loop, started.exists)
             filler = fill(disk)
             box = until(run_loop, lambda: storage_fault_dialog(window))
             assert box.text() == f"Cannot write to the database {file}: the disk is full."
             assert box.informativeText() == RUN_STOPPED
-            assert not window.runs.is_driving(execution_id)
-            assert window.runs.is_interrupted(workspace.executions.get(execution_id))
+            assert not window.workflows.runs.is_driving(execution_id)
+            assert window.workflows.runs.is_interrupted(workspace.executions.get(execution_id))
             box.close()
 
             filler.unlink()
             go.touch()
-            act(run_loop, window.resume, execution_id)
+            act(run_loop, window.workflows.run_docks.resume, execution_id)
             until(run_loop, lambda: workspace.executions.get(execution_id).status == COMPLETED)
             record = workspace.executions.get(execution_id)
             assert {node: result.status for node, result in record.node_results.items()} == {
@@ -180,7 +182,9 @@ def test_a_run_that_cannot_start_on_a_full_disk_says_so_and_stores_nothing(
         window = open_window(qtbot, workspace)
         try:
             filler = fill(disk)
-            assert window.runs.start(workflow.id, {"n": 1}) is None
+            started = window.workflows.runs.start(workflow.id, {"n": 1})
+            assert started.result(timeout=10) is None
+            qtbot.waitUntil(lambda: storage_fault_dialog(window) is not None)
             box = storage_fault_dialog(window)
             assert box is not None, "no dialog about the database"
             assert box.text() == f"Cannot write to the database {file}: the disk is full."
@@ -198,12 +202,12 @@ def test_a_storage_fault_nothing_else_caught_is_shown_in_the_dialog(qtbot) -> No
     event loop: a fault that escapes every handler still ends in the dialog."""
     window = open_window(qtbot, Workspace())
     fault = StorageFaultError("/data/studio.db", "write to", "the disk is full")
-    restore = window.storage_faults.catch_uncaught()
+    restore = window.status.storage_faults.catch_uncaught()
     try:
         sys.excepthook(type(fault), fault, None)
     finally:
         restore()
-    box = window.storage_faults.box
+    box = window.status.storage_faults.box
     assert box is not None and box.isVisible() and box.windowTitle() == TITLE
     assert box.text() == "Cannot write to the database /data/studio.db: the disk is full."
     box.close()
@@ -213,5 +217,5 @@ def test_a_storage_fault_nothing_else_caught_is_shown_in_the_dialog(qtbot) -> No
         storage_faults_shown_by(window)(loop, {"message": "task failed", "exception": other})
     finally:
         loop.close()
-    assert window.storage_faults.box is not None
-    assert "the file is read-only" in window.storage_faults.box.text()
+    assert window.status.storage_faults.box is not None
+    assert "the file is read-only" in window.status.storage_faults.box.text()

@@ -4,7 +4,7 @@ from PySide6.QtCore import Qt
 from PySide6.QtGui import QPalette
 from PySide6.QtWidgets import QApplication
 
-from studio.ui.main_window import MainWindow
+from studio.ui.window.main_window import MainWindow
 from studio.workspace import Workspace
 
 
@@ -12,7 +12,7 @@ def test_the_dark_theme_is_applied_to_the_canvas_and_remembered(qtbot) -> None:
     window = MainWindow(Workspace())
     qtbot.addWidget(window)
     window.show()
-    tab = window.use_blueprint("echo-demo-workflow")
+    tab = window.workflows.catalog.use_blueprint("echo-demo-workflow")
     light = tab.editor.scene.colors.background.lightness()
     window.actions_by_name["theme_dark"].trigger()
     try:
@@ -30,7 +30,7 @@ def test_clicking_the_minimap_moves_the_view(qtbot) -> None:
     qtbot.addWidget(window)
     window.resize(1200, 800)
     window.show()
-    tab = window.use_blueprint("data-processing-pipeline")
+    tab = window.workflows.catalog.use_blueprint("data-processing-pipeline")
     view, minimap = tab.editor.view, tab.editor.minimap
     view.resetTransform()
     view.scale(2.0, 2.0)

@@ -11,11 +11,15 @@ from studio.cli.shared import (
     workspace_for,
 )
 
+MODES = ("workflows", "knowledge", "work")
+"""The window's modes, as the mode bar shows them (kept here so the CLI loads no Qt)."""
+
 
 def add_commands(commands: argparse._SubParsersAction) -> None:
     """Register ``gui`` and ``screenshot``."""
     gui = commands.add_parser("gui", help="open the desktop app (the default)")
     gui.add_argument("file", nargs="?", help="a workflow file (YAML or JSON) to open")
+    add_mode_option(gui)
     add_agents_option(gui)
     add_db_option(gui)
     gui.set_defaults(handler=run_gui)
@@ -24,6 +28,7 @@ def add_commands(commands: argparse._SubParsersAction) -> None:
     shot.add_argument("--open", dest="file", help="a workflow file to open first")
     shot.add_argument("--view", default="main", choices=["main", "canvas"], help="what to render")
     shot.add_argument("--size", default="1280x800", help="window size as WIDTHxHEIGHT")
+    add_mode_option(shot)
     shot.add_argument(
         "--run", metavar="EXECUTION", help="show this run (an id, or 'last') on its canvas"
     )
@@ -38,6 +43,15 @@ def add_commands(commands: argparse._SubParsersAction) -> None:
     shot.set_defaults(handler=run_screenshot)
 
 
+def add_mode_option(parser: argparse.ArgumentParser) -> None:
+    """``--mode``: which mode of the window to show (otherwise the one it was last in)."""
+    parser.add_argument(
+        "--mode",
+        choices=MODES,
+        help="show this mode of the window: workflows, knowledge or work",
+    )
+
+
 def run_gui(args: argparse.Namespace) -> int:
     """``studio`` / ``studio gui``: open the desktop app, or say why it cannot."""
     from studio.ui.display import missing_display_reason
@@ -47,7 +61,7 @@ def run_gui(args: argparse.Namespace) -> int:
         return fail(f"cannot open the window: {reason}")
     from studio.ui.app import run_app
 
-    return run_app(workspace_for(args), args.file)
+    return run_app(workspace_for(args), args.file, args.mode)
 
 
 def run_screenshot(args: argparse.Namespace) -> int:
@@ -66,5 +80,5 @@ def run_screenshot(args: argparse.Namespace) -> int:
             return fail("--run last: there are no runs in this database")
         run = latest[0].execution_id
     return render_screenshot(
-        workspace, Path(args.out), size, args.file, args.view, run, args.replay_at
+        workspace, Path(args.out), size, args.file, args.view, run, args.replay_at, args.mode
     )

@@ -1,22 +1,18 @@
 """``studio kg``: the knowledge store from a terminal. Its arguments; the handlers live in
-``knowledge_commands`` and load only when a ``kg`` command runs."""
+``knowledge_handlers`` and load only when a ``kg`` command runs."""
 
 import argparse
 import importlib
 from collections.abc import Callable
 
-from studio.cli.shared import add_db_option, add_json_option, fail
-
-
-class ArgumentProblem(Exception):
-    """An argument that cannot be understood (a time that is not a time, …)."""
+from studio.cli.shared import ArgumentProblem, add_db_option, add_json_option, fail
 
 
 def _handler(name: str) -> Callable[[argparse.Namespace], int]:
     def handle(args: argparse.Namespace) -> int:
-        commands = importlib.import_module("studio.cli.knowledge_commands")
+        handlers = importlib.import_module("studio.cli.knowledge_handlers")
         try:
-            return getattr(commands, name)(args)
+            return getattr(handlers, name)(args)
         except ArgumentProblem as problem:
             return fail(str(problem))
 

@@ -39,5 +39,5 @@ def build_parser() -> argparse.ArgumentParser:
     runs.add_commands(commands)
     knowledge.add_commands(commands)
     doctor.add_commands(commands)
-    parser.set_defaults(file=None, agents=[], db=None)
+    parser.set_defaults(file=None, agents=[], db=None, mode=None)
     return parser

@@ -1,6 +1,6 @@
 """``studio run``, ``resume``, ``cancel`` and ``executions``: their arguments.
 
-The handlers live in ``run_commands`` and are imported only when one of these commands runs,
+The handlers live in ``run_handlers`` and are imported only when one of these commands runs,
 so that other commands start without loading the engine and the database layer.
 """
 
@@ -14,7 +14,7 @@ from studio.cli.shared import add_agents_option, add_db_option, add_json_option
 
 def _handler(name: str) -> Callable[[argparse.Namespace], int]:
     def handle(args: argparse.Namespace) -> int:
-        return getattr(importlib.import_module("studio.cli.run_commands"), name)(args)
+        return getattr(importlib.import_module("studio.cli.run_handlers"), name)(args)
 
     return handle
 

@@ -11,6 +11,10 @@ if TYPE_CHECKING:
 EXIT_OK, EXIT_INVALID, EXIT_UNREADABLE, EXIT_WAITING = 0, 1, 2, 3
 
 
+class ArgumentProblem(Exception):
+    """An argument that cannot be understood (a time that is not a time, …)."""
+
+
 def add_agents_option(parser: argparse.ArgumentParser) -> None:
     """``--agents DIR``, repeatable."""
     parser.add_argument(

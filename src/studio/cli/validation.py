@@ -3,6 +3,7 @@
 import argparse
 import json
 import sys
+from collections.abc import Container
 
 from studio.cli.shared import (
     EXIT_INVALID,
@@ -42,7 +43,7 @@ def run_validate(args: argparse.Namespace) -> int:
         data = read_definition(args.file)
     except WorkflowFileError as failure:
         return report_unreadable(args, failure)
-    known_agents = workspace_for(args).agents if args.publish else frozenset()
+    known_agents: Container[str] = workspace_for(args).agents if args.publish else frozenset()
     problems = validate_definition(data, publish=args.publish, known_agents=known_agents)
     valid = not has_errors(problems)
     if args.json:

@@ -9,11 +9,11 @@ from collections.abc import Mapping
 from typing import Any
 
 from studio.engine.agent_kinds.base import AgentCall, AgentError
-from studio.engine.dag import DagPlan
 from studio.engine.dispatch import ApprovalPending, Dispatcher, DispatchRequest, ReservationRefused
 from studio.engine.events import EventBus
 from studio.engine.node_runner import RunContext, error_record
-from studio.engine.templates import TemplateError, render
+from studio.engine.rules.dag import DagPlan
+from studio.engine.rules.templates import TemplateError, render
 from studio.engine.transitions import TransitionRecorder
 from studio.model import AgentRegistry, Workflow
 from studio.model.execution import (
@@ -24,12 +24,13 @@ from studio.model.execution import (
     COMPLETED,
     FAILED,
     NodeResult,
+    UnwindStatus,
 )
 from studio.model.governance import CIRCUIT_OPEN, RETRY_AFTER_HUMAN, classify
 from studio.store import ExecutionRepository
 
 log = logging.getLogger("studio.engine.runner")
-RUNNING_UNWIND, UNWIND_COMPLETED, UNWIND_PARTIAL = "running", "completed", "partial"
+RUNNING_UNWIND, UNWIND_COMPLETED, UNWIND_PARTIAL = tuple(UnwindStatus)
 NOT_STARTED = "not_started"
 COMPENSATION_POSITION = 1_000_000
 """#comp rows sort after every real node."""
@@ -37,13 +38,13 @@ COMPENSATION_POSITION = 1_000_000
 
 def compensation_plan(plan: DagPlan, workflow: Workflow, statuses: Mapping[str, str]) -> list[str]:
     """Completed, side-effecting, compensation-bearing nodes in strict reverse topological order."""
-    nodes = {node.id: node for node in workflow.nodes}
+    compensations = {node.id: node.compensation for node in workflow.nodes}
     return [
         node_id
         for node_id in reversed(plan.topological_order)
         if statuses.get(node_id) == COMPLETED
-        and nodes[node_id].compensation is not None
-        and nodes[node_id].compensation.side_effecting
+        and (compensation := compensations[node_id]) is not None
+        and compensation.side_effecting
     ]
 
 

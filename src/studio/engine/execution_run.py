@@ -3,14 +3,14 @@
 import asyncio
 import logging
 import time
-from collections import deque
 from typing import Any
 
 from studio.engine.compensation import Compensator, compensation_plan, should_unwind
-from studio.engine.dag import DagPlan, build_plan, decide, execution_output, node_input
 from studio.engine.events import EventBus
 from studio.engine.node_runner import NodeRunner, RunContext
 from studio.engine.resume_policy import interrupted_error, resume_action
+from studio.engine.rules.dag import DagPlan, Decision, build_plan, execution_output, node_input
+from studio.engine.rules.frontier import Frontier
 from studio.model.execution import (
     CANCELLED,
     COMPLETED,
@@ -22,6 +22,7 @@ from studio.model.execution import (
     SKIPPED,
     WAITING,
     ExecutionRecord,
+    NodeStatus,
 )
 from studio.model.governance import classified
 from studio.store import ExecutionRepository
@@ -56,17 +57,7 @@ class ExecutionRun:
         }
         self.retry_counts = {nid: r.retry_count for nid, r in record.node_results.items()}
         self.nodes = {node.id: node for node in self.workflow.nodes}
-        self.order = {node_id: index for index, node_id in enumerate(self.plan.topological_order)}
-        self.unfinished_predecessors = {
-            nid: sum(self.statuses[p] not in NODE_TERMINAL for p in self.plan.predecessors[nid])
-            for nid in self.plan.node_ids
-        }
-        self.candidates = {
-            nid
-            for nid, count in self.unfinished_predecessors.items()
-            if count == 0 and self.statuses[nid] != COMPLETED
-        }
-        self.ready: dict[str, None] = {}  # an ordered set, in topological order
+        self.frontier = Frontier(self.plan, self.statuses)
         self.tasks: dict[asyncio.Task, str] = {}
         self.cancelled = asyncio.Event()
         self.fault: StorageFaultError | None = None
@@ -129,7 +120,7 @@ class ExecutionRun:
                 continue
             payload = {"previousStatus": WAITING, "mayHaveRun": False}
             self._set(node_id, PENDING, "node.resumed", payload)
-            self.candidates.add(node_id)
+            self.frontier.reopen(node_id)
             reopened = True
         return reopened
 
@@ -174,24 +165,10 @@ class ExecutionRun:
         return False
 
     def _settle(self) -> None:
-        """Decide the candidate nodes: queue the runnable, skip or fail those that cannot run.
+        """Decide the candidate nodes: queue the runnable, skip or fail those that cannot run."""
+        self.frontier.settle(self.statuses, self.outputs, self._close_unrunnable)
 
-        Only nodes whose predecessors changed are looked at, so a step costs O(successors).
-        """
-        queue = deque(sorted(self.candidates, key=self.order.__getitem__))
-        self.candidates.clear()
-        while queue:
-            node_id = queue.popleft()
-            if self.statuses[node_id] != PENDING or node_id in self.ready:
-                continue
-            verdict = decide(self.plan, node_id, self.statuses, self.outputs)
-            if verdict == "run":
-                self.ready[node_id] = None
-            elif verdict in ("skip", "fail"):
-                self._close_unrunnable(node_id, verdict)
-                queue.extend(self._successors_now_decidable(node_id))
-
-    def _close_unrunnable(self, node_id: str, verdict: str) -> None:
+    def _close_unrunnable(self, node_id: str, verdict: Decision) -> None:
         if verdict == "skip":
             self._set(node_id, SKIPPED, "node.skipped", {"reason": "no live incoming edge"})
         else:
@@ -209,9 +186,8 @@ class ExecutionRun:
             self._set(node_id, FAILED, "node.failed", {"error": error}, error=error)
 
     def _launch(self) -> None:
-        while self.ready and len(self.tasks) < self.concurrency:
-            node_id = next(iter(self.ready))
-            del self.ready[node_id]
+        while self.frontier.ready and len(self.tasks) < self.concurrency:
+            node_id = self.frontier.take()
             node = self.nodes[node_id]
             assert node is not None
             data = node_input(self.plan, node_id, self.record.input, self.outputs, self.statuses)
@@ -231,16 +207,7 @@ class ExecutionRun:
         if status == COMPLETED:
             self.outputs[node_id] = output
         if status in NODE_TERMINAL:
-            self.candidates.update(self._successors_now_decidable(node_id))
-
-    def _successors_now_decidable(self, node_id: str) -> list[str]:
-        """Count a finished node off its successors; those with nothing left to wait for."""
-        ready = []
-        for successor in self.plan.successors[node_id]:
-            self.unfinished_predecessors[successor] -= 1
-            if self.unfinished_predecessors[successor] == 0:
-                ready.append(successor)
-        return ready
+            self.frontier.finished(node_id)
 
     async def _stop_tasks(self) -> None:
         for task in self.tasks:
@@ -268,7 +235,7 @@ class ExecutionRun:
                     node_id, FAILED, "node.interrupted", {**payload, "error": error}, error=error
                 )
             if action == FAILED:  # its successors can now be decided (they fail upstream)
-                self.candidates.update(self._successors_now_decidable(node_id))
+                self.frontier.finished(node_id)
 
     def _deadline(self) -> float | None:
         if self.workflow.timeout is None:
@@ -324,7 +291,12 @@ class ExecutionRun:
         )
 
     def _set(
-        self, node_id: str, status: str, event_type: str, payload: dict[str, Any], **fields: Any
+        self,
+        node_id: str,
+        status: NodeStatus,
+        event_type: str,
+        payload: dict[str, Any],
+        **fields: Any,
     ) -> None:
         """Record a node's transition (store first, then the bus) and remember it."""
         self.node_runner.recorder.record(

@@ -19,9 +19,10 @@ from studio.engine.credentials import (
 from studio.engine.dispatch import ApprovalPending, Dispatcher, DispatchRequest, ReservationRefused
 from studio.engine.events import EventBus
 from studio.engine.overrides import effective_overrides
-from studio.engine.retry import calculate_backoff, should_retry
+from studio.engine.rules.retry import calculate_backoff, should_retry
 from studio.engine.transitions import TransitionRecorder
 from studio.model import AgentDefinition, AgentRegistry, Node, Workflow
+from studio.model.agent_parameters import merged_parameters, refusal
 from studio.model.execution import (
     CANCELLED,
     COMPLETED,
@@ -138,6 +139,7 @@ class NodeRunner:
             raise AgentError("CredentialUnavailable", context.credential_problem)
         context.learn_agent_secrets(agent)
         call = self._call(context, node, agent, node_input, retry_count)
+        refuse_broken_parameters(node.id, agent, call.parameters)
 
         def reserve() -> bool:
             log.info(
@@ -188,7 +190,7 @@ class NodeRunner:
             workflow_version=context.workflow.version,
             agent=agent,
             input=node_input,
-            parameters=merged_parameters(agent.parameters, node),
+            parameters=merged_parameters(agent.parameters, node.configuration.parameters),
             configuration=configuration,
             attempt=retry_count,
             timeout=node.timeout or self.default_timeout,
@@ -288,15 +290,12 @@ def needs_approval(node: Node, agent: AgentDefinition, policy: GovernanceSetting
     return node.requires_approval or agent.kind == "approval" or agent.id in policy.require_approval
 
 
-def merged_parameters(schema: dict[str, Any], node: Node) -> dict[str, Any]:
-    """The agent schema's defaults, overridden by the node's parameter values."""
-    properties = schema.get("properties", {})
-    defaults = {
-        name: spec["default"]
-        for name, spec in properties.items()
-        if isinstance(spec, dict) and "default" in spec
-    }
-    return {**defaults, **node.configuration.parameters}
+def refuse_broken_parameters(node_id: str, agent: AgentDefinition, values: dict[str, Any]) -> None:
+    """Raise InvalidParameters (never retried) when the values break the agent's schema."""
+    found = refusal(agent.parameters, values)
+    if found is not None:
+        message = f"node '{node_id}': {found} (the schema of agent '{agent.id}')"
+        raise AgentError("InvalidParameters", message)
 
 
 def merged_configuration(workflow: Workflow, node: Node) -> dict[str, Any]:

@@ -1,6 +1,6 @@
 """Re-running part of a finished execution: a node and what depends on it, reusing the rest."""
 
-from studio.engine.dag import build_plan, find_downstream_subgraph, find_upstream_subgraph
+from studio.engine.rules.dag import build_plan, find_downstream_subgraph, find_upstream_subgraph
 from studio.model import Workflow
 from studio.model.errors import NotAllowedError
 from studio.model.execution import COMPLETED, SKIPPED, ExecutionRecord, NodeResult

@@ -19,7 +19,7 @@ from studio.engine.ownership import new_owner_id, owner_is_dead
 from studio.engine.rerun import reused_results
 from studio.model import AgentRegistry, Workflow
 from studio.model.errors import ONLY_PUBLISHED_RUN, NotAllowedError
-from studio.model.execution import PENDING, RUNNING, ExecutionRecord
+from studio.model.execution import CANCELLED, PENDING, RUNNING, ExecutionRecord
 from studio.model.governance import GovernanceSettings
 from studio.model.identifiers import identifier_problem
 from studio.model.input_limits import limit_problem
@@ -271,7 +271,7 @@ class StepRunner:
             except StorageFaultError as fault:
                 run.stop_for(fault)
                 return
-            if status == "cancelled" or status is None:
+            if status == CANCELLED or status is None:
                 log.info(
                     "execution cancelled elsewhere",
                     extra={"executionId": execution_id, "action": "cancel_observed"},

@@ -14,7 +14,6 @@ from typing import Any
 from markdown_it import MarkdownIt
 from markdown_it.token import Token
 
-from studio.knowledge.flat_yaml import read_flat_mapping
 from studio.knowledge.front_matter import ArtifactFormatError, load_yaml, plain
 from studio.knowledge.item_types import DEFAULT, ItemType, ItemTypeRegistry
 from studio.model.knowledge import (
@@ -170,9 +169,7 @@ def last_line(body: str, body_line: int) -> int:
 
 def _item_block(fence: Fence, heading_line: int | None) -> ItemBlock:
     try:
-        fields = read_flat_mapping(fence.content) or load_yaml(
-            fence.content, first_line=fence.content_line
-        )
+        fields = load_yaml(fence.content, first_line=fence.content_line)
     except ArtifactFormatError as exc:
         return ItemBlock(fence, None, exc, heading_line)
     return ItemBlock(fence, fields, None, heading_line)

@@ -1,7 +1,8 @@
 """Split an artifact into its YAML front matter and Markdown body, and read the front matter.
 
-YAML is read with the model's safe loader: a mapping that repeats a key is refused rather than
-silently keeping the last value, and so is a document over the input limits.
+YAML is read with the model's one reader, as workflow files are: a mapping that repeats a key
+is refused rather than silently keeping the last value, and so is a document over the input
+limits; merge keys apply.
 """
 
 import re
@@ -12,7 +13,7 @@ from typing import Any
 import yaml
 
 from studio.model.knowledge import FrontMatter, Link
-from studio.model.safe_yaml import YamlLimitError, load_yaml_text
+from studio.model.safe_yaml import load_yaml_text, yaml_refusal
 
 _OPENING = re.compile(r"\A\ufeff?---[ \t]*\r?\n")
 _CLOSING = re.compile(r"^(?:---|\.\.\.)[ \t]*(?:\r?\n|\Z)", re.MULTILINE)
@@ -45,16 +46,10 @@ def load_yaml(text: str, first_line: int = 1) -> Any:
     """Parse one YAML document; errors carry the file line, given the line ``text`` starts on."""
     try:
         return load_yaml_text(text)
-    except yaml.MarkedYAMLError as exc:
-        mark = exc.problem_mark or exc.context_mark
-        line = first_line + mark.line if mark is not None else None
-        problem = exc.problem or str(exc)
-        reason = "duplicate_key" if problem.startswith("duplicate key") else "yaml"
-        if isinstance(exc, YamlLimitError):
-            reason = "limit"
-        raise ArtifactFormatError(reason, problem, line) from exc
-    except yaml.YAMLError as exc:
-        raise ArtifactFormatError("yaml", str(exc), first_line) from exc
+    except yaml.YAMLError as failure:
+        refusal = yaml_refusal(failure)
+        line = first_line if refusal.line is None else first_line + refusal.line - 1
+        raise ArtifactFormatError(refusal.reason, refusal.problem, line) from failure
 
 
 def split_fences(text: str) -> tuple[str, str, int]:

@@ -80,7 +80,9 @@ def relation_values(value: object) -> tuple[str, ...]:
         return ()
     if isinstance(value, str):
         return (value,)
-    return tuple(value)  # lint has checked it is a list of strings
+    if isinstance(value, list | tuple):
+        return tuple(value)  # lint has checked it is a list of strings
+    raise TypeError(f"a relationship is a string or a list of strings, not {value!r}")
 
 
 class ItemTypeRegistry:

@@ -166,7 +166,7 @@ class KnowledgeBase:
         )
         return [SearchHit(version, snippet) for version, snippet in hits]
 
-    def list(
+    def heads(
         self,
         subject: str | None = None,
         kind: str | None = None,

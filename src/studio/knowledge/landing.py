@@ -23,7 +23,12 @@ from studio.knowledge.lint import check_superseded, check_supersedes
 from studio.knowledge.preparation import Prepared, prepare
 from studio.model.knowledge import ArtifactVersion, Derivation, FrontMatter
 from studio.model.problems import Problem, error
-from studio.store.knowledge import KnowledgeRepository, body_digest
+from studio.store.knowledge import (
+    EncodedDerivation,
+    KnowledgeRepository,
+    Landing,
+    body_digest,
+)
 
 
 class ArtifactRejectedError(ValueError):
@@ -43,7 +48,7 @@ class LandingBatch:
     ) -> None:
         self.repository, self.registry = repository, registry
         self.refs = repository.refs()
-        self.pending: list[tuple[ArtifactVersion, str, Derivation]] = []
+        self.pending: list[Landing] = []
         self.heads: dict[tuple[str, str], tuple[str, str | None]] = {}
         """(subject, id) → (ref, text or None until read) of the heads known so far."""
         self.digests: dict[tuple[str, str, str], str] = {}
@@ -81,16 +86,18 @@ class LandingBatch:
         current head; the exact content of a version landed already (the head or an older
         one) lands nothing and returns that version's ref. A new version supersedes only the
         current head of its own subject and id, and is not dated before it."""
-        if prepared.problems:
-            raise ArtifactRejectedError(list(prepared.problems), prepared.source)
         front, text = prepared.front, prepared.text
+        derivation: Derivation | EncodedDerivation | None = prepared.derivation
+        if prepared.problems or front is None or derivation is None:
+            raise ArtifactRejectedError(list(prepared.problems), prepared.source)
         stored = self._stored_as(front.subject, front.id, body_digest(text))
         if stored is not None:
             return stored  # this very text has landed already
-        head_ref, head_text = self._head(front.subject, front.id)
+        head = self._head(front.subject, front.id)
         if front.supersedes is not None:
-            self._check_supersedes(prepared, head_ref)
-        elif head_ref is not None:
+            self._check_supersedes(prepared, front.supersedes, head[0] if head else None)
+        elif head is not None:
+            head_ref, head_text = head
             if _same_artifact(head_text, text):
                 return head_ref
             earlier = self._landed_with_supersedes(front.subject, front.id, text)
@@ -101,7 +108,6 @@ class LandingBatch:
             front = replace(front, supersedes=head_ref)
         ref = free_ref(artifact_ref(front), self.refs)
         version = ArtifactVersion(ref, front, body_digest(text), datetime.now(UTC))
-        derivation = prepared.derivation
         if text != prepared.text:  # "supersedes" was added: derived from the text stored
             _data, body, body_line = split_artifact(text)
             derivation = derive(version, body, body_line, self.registry)
@@ -111,12 +117,11 @@ class LandingBatch:
         self._know(version)
         return ref
 
-    def _check_supersedes(self, prepared: Prepared, head_ref: str | None) -> None:
+    def _check_supersedes(self, prepared: Prepared, replaced: str, head_ref: str | None) -> None:
         """An explicit ``supersedes`` names a landed version of the same artifact, dated no
         later, and the current head: superseding an older one would fork the history."""
         data, _body, _line = split_artifact(prepared.text)
         problems = list(check_supersedes(data, self._front_of))
-        replaced = prepared.front.supersedes
         if not problems and replaced != head_ref:
             successor = self.successors.get(replaced, "a later version")
             message = (
@@ -175,16 +180,17 @@ class LandingBatch:
                 return found
         return None
 
-    def _head(self, subject: str, artifact_id: str) -> tuple[str | None, str | None]:
+    def _head(self, subject: str, artifact_id: str) -> tuple[str, str] | None:
+        """The ref and text of an artifact's current head, or None before its first landing."""
         known = self.heads.get((subject, artifact_id))
         if known is not None:
             ref, text = known
             return ref, text if text is not None else self.repository.body(ref)
         if self.bulk:
-            return None, None
+            return None
         head = self.repository.head_of(subject, artifact_id)
         if head is None:
-            return None, None
+            return None
         return head.ref, self.repository.body(head.ref)
 
 

@@ -7,7 +7,7 @@ problem at once. An artifact with any problem does not land.
 import re
 from collections.abc import Callable, Iterator, Mapping, Set
 from datetime import datetime
-from typing import Any
+from typing import Any, TypeGuard
 
 from studio.knowledge.derivation import Fence, ItemBlock, scan_body
 from studio.knowledge.front_matter import (
@@ -154,8 +154,8 @@ def _landed(known_refs: KnownRefs, ref: str) -> FrontMatter | bool | None:
     return ref in known_refs
 
 
-def _is_key(value: object) -> bool:
-    return is_identifier(value) and bool(KEBAB_CASE.match(value))
+def _is_key(value: object) -> TypeGuard[str]:
+    return isinstance(value, str) and is_identifier(value) and bool(KEBAB_CASE.match(value))
 
 
 def _lands(data: dict, name: str) -> bool:

@@ -7,7 +7,7 @@ dated no later) is left to the lander, which knows what has landed so far."""
 
 import multiprocessing
 import os
-from collections.abc import Iterable, Iterator
+from collections.abc import Generator, Iterable
 from concurrent.futures import ProcessPoolExecutor
 from dataclasses import dataclass
 from datetime import UTC, datetime
@@ -55,7 +55,7 @@ def prepare(source: str, text: str, registry: ItemTypeRegistry = DEFAULT_REGISTR
 
 def prepare_files(
     paths: list[Path], registry: ItemTypeRegistry = DEFAULT_REGISTRY
-) -> Iterator[Prepared]:
+) -> Generator[Prepared, None, None]:
     """Prepared files in the order given, on every core when there are enough of them."""
     workers = min(len(paths) // CHUNK + 1, os.cpu_count() or 1)
     if len(paths) < PARALLEL_FROM or workers < 2 or "fork" not in _start_methods():

@@ -189,7 +189,7 @@ def project(
     refs = {v.ref for v in heads}
     rows = _rows_by_place(heads, nodes)
     kinds = current_by_kind(heads)
-    graph = nx.MultiDiGraph()
+    graph: nx.MultiDiGraph[str] = nx.MultiDiGraph()
     for (subject, key), row in sorted(rows.items()):
         if options.shows(row.type):
             graph.add_node(_node_id(options, subject, key), **_attributes(row))

@@ -7,6 +7,7 @@ from typing import Any
 
 from pydantic import Field, ValidationError, field_validator
 
+from studio.model.agent_parameters import schema_problem
 from studio.model.base import StudioModel
 from studio.model.structure import format_path
 from studio.model.workflow_files import WorkflowFileError, read_definition
@@ -32,6 +33,9 @@ class AgentDefinition(StudioModel):
             raise ValueError("the parameters schema must have type 'object'")
         if not isinstance(schema.get("properties", {}), dict):
             raise ValueError("the parameters schema's 'properties' must be a mapping")
+        problem = schema_problem(schema)
+        if problem is not None:
+            raise ValueError(f"the parameters schema is not a valid JSON Schema: {problem}")
         return schema
 
 

@@ -20,6 +20,6 @@ class StudioModel(BaseModel):
         validate_assignment=True,
     )
 
-    def to_data(self, **options: object) -> dict:
+    def to_data(self) -> dict:
         """Dump as plain JSON-compatible data with camelCase keys."""
-        return self.model_dump(mode="json", by_alias=True, **options)
+        return self.model_dump(mode="json", by_alias=True)

@@ -2,37 +2,78 @@
 
 from dataclasses import dataclass, field
 from datetime import datetime
+from enum import StrEnum
 from typing import Any
 
+
+class ExecutionStatus(StrEnum):
+    """Where an execution is in its state machine; the value is what the store keeps."""
+
+    PENDING = "pending"
+    RUNNING = "running"
+    WAITING = "waiting"
+    COMPLETED = "completed"
+    FAILED = "failed"
+    CANCELLED = "cancelled"
+
+
+class NodeStatus(StrEnum):
+    """Where one node (or its ``#comp`` pseudo-node) is; the value is what the store keeps."""
+
+    PENDING = "pending"
+    RUNNING = "running"
+    RETRYING = "retrying"
+    WAITING = "waiting"
+    COMPLETED = "completed"
+    FAILED = "failed"
+    SKIPPED = "skipped"
+    CANCELLED = "cancelled"
+    COMPENSATING = "compensating"
+    COMPENSATED = "compensated"
+    COMPENSATION_FAILED = "compensation_failed"
+
+
+class UnwindStatus(StrEnum):
+    """How far a failed execution's compensation unwind got (its ``compensation_status``)."""
+
+    RUNNING = "running"
+    COMPLETED = "completed"
+    PARTIAL = "partial"
+
+
+# The short names the engine, store and views import; equal to either enum's member.
 PENDING, RUNNING, COMPLETED, FAILED, CANCELLED = (
-    "pending",
-    "running",
-    "completed",
-    "failed",
-    "cancelled",
+    NodeStatus.PENDING,
+    NodeStatus.RUNNING,
+    NodeStatus.COMPLETED,
+    NodeStatus.FAILED,
+    NodeStatus.CANCELLED,
 )
-RETRYING, SKIPPED, WAITING = "retrying", "skipped", "waiting"
+RETRYING, SKIPPED, WAITING = NodeStatus.RETRYING, NodeStatus.SKIPPED, NodeStatus.WAITING
 COMPENSATING, COMPENSATED, COMPENSATION_FAILED = (
-    "compensating",
-    "compensated",
-    "compensation_failed",
+    NodeStatus.COMPENSATING,
+    NodeStatus.COMPENSATED,
+    NodeStatus.COMPENSATION_FAILED,
 )
 COMPENSATION_SUFFIX = "#comp"
 """A node's compensation is recorded as a pseudo-node ``<node id>#comp``."""
 
-EXECUTION_STATUSES = (PENDING, RUNNING, WAITING, COMPLETED, FAILED, CANCELLED)
-EXECUTION_TERMINAL = frozenset({COMPLETED, FAILED, CANCELLED})
+EXECUTION_STATUSES = tuple(ExecutionStatus)
+EXECUTION_TERMINAL: frozenset[str] = frozenset(
+    {ExecutionStatus.COMPLETED, ExecutionStatus.FAILED, ExecutionStatus.CANCELLED}
+)
+_E = ExecutionStatus
 EXECUTION_TRANSITIONS: dict[str, frozenset[str]] = {
-    RUNNING: frozenset({PENDING, RUNNING, WAITING}),
-    WAITING: frozenset({RUNNING}),
-    COMPLETED: frozenset({RUNNING}),
-    FAILED: frozenset({PENDING, RUNNING, WAITING}),
-    CANCELLED: frozenset({PENDING, RUNNING, WAITING}),
+    _E.RUNNING: frozenset({_E.PENDING, _E.RUNNING, _E.WAITING}),
+    _E.WAITING: frozenset({_E.RUNNING}),
+    _E.COMPLETED: frozenset({_E.RUNNING}),
+    _E.FAILED: frozenset({_E.PENDING, _E.RUNNING, _E.WAITING}),
+    _E.CANCELLED: frozenset({_E.PENDING, _E.RUNNING, _E.WAITING}),
 }
 """For each status an execution may enter, the statuses it may come from."""
 
 NODE_STATUSES = (PENDING, RUNNING, RETRYING, WAITING, COMPLETED, FAILED, SKIPPED, CANCELLED)
-NODE_TERMINAL = frozenset({COMPLETED, FAILED, SKIPPED, CANCELLED})
+NODE_TERMINAL: frozenset[str] = frozenset({COMPLETED, FAILED, SKIPPED, CANCELLED})
 NODE_TRANSITIONS: dict[str, frozenset[str]] = {
     PENDING: frozenset({RUNNING, RETRYING, WAITING}),
     RUNNING: frozenset({PENDING, RETRYING}),
@@ -56,7 +97,7 @@ class NodeResult:
     """What one node of one execution did."""
 
     node_id: str
-    status: str = PENDING
+    status: NodeStatus = NodeStatus.PENDING
     input: Any = None
     output: Any = None
     error: dict[str, Any] | None = None
@@ -64,6 +105,9 @@ class NodeResult:
     started_at: datetime | None = None
     completed_at: datetime | None = None
     next_retry_at: datetime | None = None
+
+    def __post_init__(self) -> None:
+        self.status = NodeStatus(self.status)
 
     def to_data(self) -> dict[str, Any]:
         """The node result as in ``studio run --json``."""
@@ -85,7 +129,7 @@ class ExecutionRecord:
     execution_id: str
     workflow_id: str
     workflow_version: int
-    status: str
+    status: ExecutionStatus
     input: Any = None
     output: Any = None
     error: dict[str, Any] | None = None
@@ -93,11 +137,16 @@ class ExecutionRecord:
     started_at: datetime | None = None
     completed_at: datetime | None = None
     node_results: dict[str, NodeResult] = field(default_factory=dict)
-    compensation_status: str | None = None
+    compensation_status: UnwindStatus | None = None
     compensation_summary: dict[str, Any] | None = None
     owner: str | None = None
     """The runner holding the execution while it is driven (not part of its data)."""
     heartbeat_at: datetime | None = None
+
+    def __post_init__(self) -> None:
+        self.status = ExecutionStatus(self.status)
+        if self.compensation_status is not None:
+            self.compensation_status = UnwindStatus(self.compensation_status)
 
     @property
     def is_finished(self) -> bool:

@@ -2,8 +2,10 @@
 
 from collections.abc import Container
 
+from studio.model.agent_parameters import node_parameter_problems
 from studio.model.agent_setting_rules import agent_setting_problems
 from studio.model.agents import AgentRegistry
+from studio.model.configuration import NodeConfiguration, WorkflowConfiguration
 from studio.model.graph import isolated_nodes
 from studio.model.overrides import MODEL_OVERRIDE_CAP, prompt_addition_cap
 from studio.model.problems import Problem, error, warning
@@ -39,6 +41,7 @@ def publish_problems(
         problems.extend(compensation_problems(node, known_agents))
         if isinstance(known_agents, AgentRegistry):  # ids alone say nothing of settings
             problems.extend(agent_setting_problems(node, known_agents))
+            problems.extend(_parameter_problems(node, known_agents))
     problems.extend(override_warnings(workflow, prompt_cap))
     return problems
 
@@ -56,6 +59,13 @@ def agent_problems(node: Node, known_agents: Container[str]) -> list[Problem]:
     return []
 
 
+def _parameter_problems(node: Node, agents: AgentRegistry) -> list[Problem]:
+    agent = agents.get(node.agent_id)
+    if agent is None:
+        return []
+    return node_parameter_problems(node.id, agent.parameters, node.configuration.parameters)
+
+
 def compensation_problems(node: Node, known_agents: Container[str]) -> list[Problem]:
     """An error when a node's compensation names a tool that is not an agent in the registry."""
     if node.compensation is None or node.compensation.tool in known_agents:
@@ -68,7 +78,7 @@ def override_warnings(workflow: Workflow, prompt_cap: int | None = None) -> list
     """Warnings for overrides over their caps: at run time they are skipped, not truncated."""
     cap = prompt_cap if prompt_cap is not None else prompt_addition_cap()
     problems: list[Problem] = []
-    places: list[tuple[dict[str, str], object]] = [
+    places: list[tuple[dict[str, str], WorkflowConfiguration | NodeConfiguration]] = [
         ({"path": "configuration"}, workflow.configuration)
     ]
     places += [({"node_id": node.id}, node.configuration) for node in workflow.nodes]

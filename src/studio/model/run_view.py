@@ -11,7 +11,9 @@ from typing import Any
 
 from studio.model.execution import (
     CANCELLED,
+    COMPENSATED,
     COMPENSATING,
+    COMPENSATION_FAILED,
     COMPENSATION_SUFFIX,
     COMPLETED,
     FAILED,
@@ -21,6 +23,7 @@ from studio.model.execution import (
     SKIPPED,
     WAITING,
     ExecutionEvent,
+    UnwindStatus,
 )
 
 NODE_EVENT_STATUS = {
@@ -47,13 +50,13 @@ EXECUTION_EVENT_STATUS = {
 }
 COMPENSATION_EVENT_STATUS = {
     "compensation.started": COMPENSATING,
-    "compensation.compensated": "compensated",
-    "compensation.failed": "compensation_failed",
+    "compensation.compensated": COMPENSATED,
+    "compensation.failed": COMPENSATION_FAILED,
 }
 UNWIND_EVENT_STATUS = {
-    "compensation.unwind_started": "running",
-    "compensation.completed": "completed",
-    "compensation.partial": "partial",
+    "compensation.unwind_started": UnwindStatus.RUNNING,
+    "compensation.completed": UnwindStatus.COMPLETED,
+    "compensation.partial": UnwindStatus.PARTIAL,
 }
 
 
@@ -177,18 +180,18 @@ class RunView:
         if event.type in UNWIND_EVENT_STATUS:
             self.compensation_status = UNWIND_EVENT_STATUS[event.type]
             return None
-        if event.node_id is None:
+        node_id = event.node_id
+        if node_id is None:
             return None
         if event.type in COMPENSATION_EVENT_STATUS:
-            return self._apply_compensation(event)
-        node_id = event.node_id
+            return self._apply_compensation(event, node_id.removesuffix(COMPENSATION_SUFFIX))
         if node_id not in self.nodes:
             return None
         if event.type == "approval.decided":
             self.nodes[node_id] = _decided(self.nodes[node_id], event.payload)
             return node_id
         if event.type == "node.interrupted":
-            return self._apply_interrupted(event)
+            return self._apply_interrupted(event, node_id)
         status = NODE_EVENT_STATUS.get(event.type)
         if status is None:
             return None
@@ -202,8 +205,7 @@ class RunView:
         if self.is_finished:
             self.finished_at = event.created_at
 
-    def _apply_compensation(self, event: ExecutionEvent) -> str | None:
-        node_id = event.node_id.removesuffix(COMPENSATION_SUFFIX)
+    def _apply_compensation(self, event: ExecutionEvent, node_id: str) -> str | None:
         if node_id not in self.nodes:
             return None
         error = event.payload.get("error") if event.type == "compensation.failed" else None
@@ -214,8 +216,7 @@ class RunView:
         )
         return node_id
 
-    def _apply_interrupted(self, event: ExecutionEvent) -> str:
-        node_id = event.node_id
+    def _apply_interrupted(self, event: ExecutionEvent, node_id: str) -> str:
         error = event.payload.get("error")
         status = FAILED if error else PENDING
         self.nodes[node_id] = replace(

@@ -1,20 +1,30 @@
-"""The one YAML loader Studio reads files with: safe, strict about keys, and within limits.
+"""The one YAML reader Studio reads files with: workflow files, front matter, item blocks.
 
 It builds only plain values (never Python objects), refuses a mapping that gives a key twice
 (a later value would silently win) and refuses a document that breaks the input limits
-(too deep, too long a text, aliases that expand too far) before building anything from it.
-Callers turn its errors, which carry the line, into their own.
+(too deep, too long a text, aliases that expand too far) before building anything from it;
+``<<`` merge keys apply as YAML says. Callers turn its errors into their own with
+``yaml_refusal``, which says what is wrong and on which line of the text.
 """
 
-from typing import Any
+import re
+from dataclasses import dataclass
+from typing import TYPE_CHECKING, Any
 
 import yaml
+from yaml.nodes import ScalarNode
+from yaml.resolver import Resolver
 
-from studio.model.input_limits import yaml_limit_problem
+from studio.model.input_limits import MAX_STRING_CHARS, yaml_limit_problem
 
-# libyaml's parser when PyYAML was built with it: many times faster on large documents; the
-# pure-Python class behaves the same.
-_BaseLoader = getattr(yaml, "CSafeLoader", yaml.SafeLoader)
+if TYPE_CHECKING:
+    # Checked against the pure-Python loader: libyaml's offers the same composer and
+    # constructor methods, which are all this module uses.
+    _BaseLoader = yaml.SafeLoader
+else:
+    # libyaml's parser when PyYAML was built with it: many times faster on large documents;
+    # the pure-Python class behaves the same.
+    _BaseLoader = getattr(yaml, "CSafeLoader", yaml.SafeLoader)
 _STRING_TAG = "tag:yaml.org,2002:str"
 _MERGE_TAG = "tag:yaml.org,2002:merge"
 _MERGE = object()
@@ -88,12 +98,97 @@ def _not_a_plain_key(key_node: yaml.Node) -> yaml.constructor.ConstructorError:
     )
 
 
+@dataclass(frozen=True)
+class YamlRefusal:
+    """Why a YAML text was refused, in the same words whatever the text is for."""
+
+    reason: str
+    """"duplicate_key", "limit" (too deep, too long a text, aliases that expand too far) or
+    "yaml" (anything else: a syntax error, a key that is not a plain value…)."""
+    problem: str
+    line: int | None
+    """1-based in the text read, when known."""
+    column: int | None
+
+
+def yaml_refusal(failure: yaml.YAMLError) -> YamlRefusal:
+    """What a ``yaml.YAMLError`` raised by ``load_yaml_text`` says, and where."""
+    if not isinstance(failure, yaml.MarkedYAMLError):
+        return YamlRefusal("yaml", str(failure), None, None)
+    mark = failure.problem_mark or failure.context_mark
+    problem = failure.problem or failure.context or str(failure)
+    if isinstance(failure, YamlLimitError):
+        reason = "limit"
+    elif problem.startswith("duplicate key"):
+        reason = "duplicate_key"
+    else:
+        reason = "yaml"
+    if mark is None:
+        return YamlRefusal(reason, problem, None, None)
+    return YamlRefusal(reason, problem, mark.line + 1, mark.column + 1)
+
+
 def load_yaml_text(text: str) -> Any:
     """One YAML document's values; raises ``yaml.YAMLError`` (a ``MarkedYAMLError`` with the
-    line for every problem in the text)."""
+    line for every problem in the text). Text of the simplest shape (``read_flat_mapping``)
+    is read without building a document: the values are the same."""
+    flat = read_flat_mapping(text)
+    if flat is not None:
+        return flat
     loader = SafeYamlLoader(text)
     loader.has_anchors = "&" in text
     try:
         return loader.get_single_data()
     finally:
         loader.dispose()
+
+
+# --- the flat shape ----------------------------------------------------------------------
+# Building every document in Python is the largest cost after the Markdown parse when a
+# folder of artifacts lands, and most item blocks are one ``key: value`` per line.
+
+_FLAT_LINE = re.compile(r"([A-Za-z_][A-Za-z0-9_-]*): +(.+?) *")
+_FLAT_WORD = re.compile(r"[A-Za-z][A-Za-z0-9_./-]*(?: [A-Za-z0-9_./-]+)*")
+"""A plain scalar that starts with a letter and holds no YAML indicator characters."""
+_FLAT_LIST = re.compile(r"\[(.*)\]")
+_RESOLVER = Resolver()
+
+
+def read_flat_mapping(text: str) -> dict[str, Any] | None:
+    """The mapping ``text`` holds if it is one ``key: value`` per line, values plain words
+    or flow lists of plain words: exactly what the loader would give. Anything else
+    (quotes, comments, nesting, numbers, booleans, dates, repeated keys, anchors…) gives
+    None, for the loader, which also reports the problems."""
+    if len(text) > MAX_STRING_CHARS:
+        return None  # it may hold a text over the limit: the loader, which checks it, says so
+    mapping: dict[str, Any] = {}
+    for line in text.splitlines():
+        found = _FLAT_LINE.fullmatch(line)
+        if found is None:
+            return None
+        key, value = found.groups()
+        if key in mapping:
+            return None  # the loader reports the repeated key with its line
+        parsed = _flat_value(value)
+        if parsed is None:
+            return None
+        mapping[key] = parsed
+    return mapping or None
+
+
+def _flat_value(text: str) -> str | list[str] | None:
+    listed = _FLAT_LIST.fullmatch(text)
+    if listed is None:
+        return text if _is_plain_string(text) else None
+    inside = listed.group(1).strip()
+    if not inside:
+        return []
+    words = [word.strip() for word in inside.split(",")]
+    return words if all(_is_plain_string(word) for word in words) else None
+
+
+def _is_plain_string(word: str) -> bool:
+    """Whether the loader would read the word as this very string."""
+    if _FLAT_WORD.fullmatch(word) is None:
+        return False
+    return _RESOLVER.resolve(ScalarNode, word, (True, False)) == _STRING_TAG

@@ -1,7 +1,7 @@
 """Workflows: a directed acyclic graph of agent nodes joined by (conditional) edges."""
 
 from datetime import datetime
-from typing import Annotated, Any, Literal
+from typing import Annotated, Any, Literal, get_args
 
 from pydantic import Field, Strict, model_validator
 
@@ -11,7 +11,7 @@ from studio.model.identifiers import Identifier
 
 WorkflowStatus = Literal["DRAFT", "PUBLISHED"]
 ConditionOperator = Literal["equals", "notEquals", "contains", "greaterThan", "lessThan", "exists"]
-CONDITION_OPERATORS: tuple[str, ...] = ConditionOperator.__args__
+CONDITION_OPERATORS: tuple[ConditionOperator, ...] = get_args(ConditionOperator)
 Timestamp = Annotated[datetime, Strict(False)]
 NonEmptyId = Annotated[str, Field(min_length=1)]
 
@@ -110,6 +110,13 @@ class Workflow(StudioModel):
     def node(self, node_id: str) -> Node | None:
         """The node with this id, if there is one."""
         return next((node for node in self.nodes if node.id == node_id), None)
+
+    @property
+    def stored_id(self) -> str:
+        """The id the store gave this workflow (one read from the store always has one)."""
+        if self.id is None:
+            raise ValueError(f"workflow '{self.name}' has not been stored yet")
+        return self.id
 
 
 SERVER_FIELDS: frozenset[str] = frozenset(

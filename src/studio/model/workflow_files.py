@@ -16,7 +16,6 @@ from studio.model.workflow import SERVER_FIELDS, Workflow
 FileFormat = Literal["yaml", "json"]
 # libyaml's emitter when PyYAML was built with it: many times faster on large workflows; the
 # pure-Python class behaves the same.
-_SafeDumper = getattr(yaml, "CSafeDumper", yaml.SafeDumper)
 _EXTENSIONS: dict[str, FileFormat] = {".yaml": "yaml", ".yml": "yaml", ".json": "json"}
 
 
@@ -99,11 +98,11 @@ def dump_text(data: Any, fmt: FileFormat) -> str:
     return yaml.dump(data, Dumper=_ExactDumper, sort_keys=False, allow_unicode=True, width=100)
 
 
-class _ExactDumper(_SafeDumper):
+class _ExactDumper(yaml.SafeDumper):
     """A safe dumper that keeps every character of every string."""
 
 
-def _represent_str(dumper: _SafeDumper, text: str) -> yaml.ScalarNode:
+def _represent_str(dumper: yaml.SafeDumper, text: str) -> yaml.ScalarNode:
     # PyYAML writes NEXT LINE (U+0085) raw in plain and single-quoted scalars, where a reader
     # takes it for a line break; double quotes escape it.
     style = '"' if "\x85" in text else None

@@ -17,6 +17,7 @@ from sqlalchemy.engine import URL, make_url
 from sqlalchemy.exc import ArgumentError, DBAPIError, NoSuchModuleError
 
 from studio.store import file_health
+from studio.store.driver_statements import sqlite_driver
 from studio.store.errors import DamagedDatabaseError, DatabaseError, StorageFaultError
 from studio.store.file_health import FileSession, FileStamp
 from studio.store.migrations import migrate
@@ -34,7 +35,7 @@ class Database:
         self.file = file
         """The SQLite file, or None for an in-memory database or another server."""
         self._writer = engine.execution_options(studio_begin="IMMEDIATE")
-        self._session_end = weakref.finalize(self, engine.dispose)
+        self._session_end = weakref.finalize(self, _end_session, engine, None)
 
     @property
     def url(self) -> str:
@@ -161,11 +162,12 @@ def sqlite_file_of(target: str | Path) -> Path | None:
 
 
 def _sqlite_file(url: URL) -> Path | None:
-    if url.get_backend_name() != "sqlite" or url.database in (None, "", ":memory:"):
+    database = url.database
+    if url.get_backend_name() != "sqlite" or not database or database == ":memory:":
         return None
-    if url.database.startswith("file:"):
+    if database.startswith("file:"):
         return None  # a SQLite URI names its own options; taken as it is
-    return Path(url.database)
+    return Path(database)
 
 
 def _prepare_file(file: Path) -> None:
@@ -174,8 +176,8 @@ def _prepare_file(file: Path) -> None:
     try:
         file.parent.mkdir(parents=True, exist_ok=True)
     except OSError as failure:
-        reason = unwritable_reason(file) or f"cannot make its folder ({failure.strerror})"
-        raise StorageFaultError(str(file), "open", reason) from failure
+        cause = unwritable_reason(file) or f"cannot make its folder ({failure.strerror})"
+        raise StorageFaultError(str(file), "open", cause) from failure
     reason = unwritable_reason(file)
     if reason is not None:
         raise StorageFaultError(str(file), "open", reason)
@@ -209,9 +211,10 @@ def _quick_check(file: Path, location: str, doing: str) -> file_health.Integrity
         raise fault or StorageFaultError(location, doing, str(failure)) from failure
 
 
-def _end_session(engine: Engine, session: FileSession) -> None:
+def _end_session(engine: Engine, session: FileSession | None) -> None:
     engine.dispose()  # first: the last connection to close checkpoints the file
-    session.close()
+    if session is not None:
+        session.close()
 
 
 def _connect_args(backend: str) -> dict:
@@ -240,7 +243,7 @@ def _configure_sqlite(engine: Engine) -> None:
         mode = connection.get_execution_options().get("studio_begin", "DEFERRED")
         # Straight to the driver: this runs for every transaction, so it skips SQLAlchemy's
         # statement machinery.
-        connection.connection.driver_connection.execute(f"BEGIN {mode}")
+        sqlite_driver(connection).execute(f"BEGIN {mode}")
 
 
 def _switch_to_wal(cursor) -> None:

@@ -6,12 +6,14 @@ statement is compiled once to SQL text plus its parameter order and type convert
 then run on the driver connection inside the same SQLAlchemy transaction.
 """
 
+import sqlite3
 from collections.abc import Callable, Mapping
 from dataclasses import dataclass
 from typing import Any
 
 from sqlalchemy import Connection, Dialect
 from sqlalchemy.sql import ClauseElement
+from sqlalchemy.sql.compiler import SQLCompiler
 
 
 @dataclass(frozen=True)
@@ -33,12 +35,22 @@ class DriverStatement:
 
     def execute(self, connection: Connection, values: Mapping[str, Any]) -> Any:
         """Run on the connection's driver connection (in its current transaction)."""
-        return connection.connection.driver_connection.execute(self.sql, self.parameters(values))
+        return sqlite_driver(connection).execute(self.sql, self.parameters(values))
+
+
+def sqlite_driver(connection: Connection) -> sqlite3.Connection:
+    """The SQLite driver connection under a SQLAlchemy connection (in its transaction)."""
+    driver = connection.connection.driver_connection
+    if not isinstance(driver, sqlite3.Connection):
+        raise TypeError(f"not a SQLite driver connection: {driver!r}")
+    return driver
 
 
 def compile_for_driver(statement: ClauseElement, dialect: Dialect) -> DriverStatement:
     """Compile a Core statement with positional parameters into a DriverStatement."""
     compiled = statement.compile(dialect=dialect)
+    if not isinstance(compiled, SQLCompiler):
+        raise TypeError(f"not a SQL statement: {statement}")
     names = tuple(compiled.positiontup or ())
     converters = tuple(compiled.binds[name].type.bind_processor(dialect) for name in names)
     return DriverStatement(str(compiled), names, converters, dict(compiled.params))

@@ -6,13 +6,11 @@ an allowed from-state and appends an event with the next sequence number (no gap
 
 import uuid
 from collections.abc import Iterable, Mapping
-from datetime import datetime
 from functools import lru_cache
 from typing import Any
 
 from sqlalchemy import (
     Connection,
-    Row,
     Update,
     and_,
     bindparam,
@@ -30,7 +28,6 @@ from studio.model.errors import EXECUTION_NOT_FOUND, NotFoundError
 from studio.model.execution import (
     CANCELLED,
     COMPENSATION_SUFFIX,
-    COMPLETED,
     EXECUTION_TERMINAL,
     EXECUTION_TRANSITIONS,
     NODE_TERMINAL,
@@ -40,13 +37,19 @@ from studio.model.execution import (
     ExecutionEvent,
     ExecutionRecord,
     NodeResult,
-    item_count,
 )
 from studio.store.compensation_records import CompensationRecords
 from studio.store.database import Database
 from studio.store.driver_statements import DriverStatement, compile_for_driver
 from studio.store.event_log import append_event
 from studio.store.execution_claims import ExecutionClaims
+from studio.store.execution_rows import (
+    announce_reused,
+    execution_event,
+    execution_record,
+    initial_row,
+    node_result,
+)
 from studio.store.schema import (
     UtcTimestamp,
     execution_events,
@@ -91,7 +94,7 @@ class ExecutionRepository(ExecutionClaims, CompensationRecords):
                 )
             )
             rows = [
-                _initial_row(execution_id, index, node.id, reused.get(node.id))
+                initial_row(execution_id, index, node.id, reused.get(node.id))
                 for index, node in enumerate(workflow.nodes)
             ]
             if rows:
@@ -102,7 +105,7 @@ class ExecutionRepository(ExecutionClaims, CompensationRecords):
             )
             for node in workflow.nodes:
                 if node.id in reused:
-                    _announce_reused(connection, execution_id, reused[node.id], origin, now)
+                    announce_reused(connection, execution_id, reused[node.id], origin, now)
         return self.get(execution_id), event
 
     def get(self, execution_id: str) -> ExecutionRecord:
@@ -118,10 +121,8 @@ class ExecutionRepository(ExecutionClaims, CompensationRecords):
                 .where(node_results.c.execution_id == execution_id)
                 .order_by(node_results.c.position)
             )
-            results = [_node_result(result) for result in connection.execute(query)]
-        record = _execution_record(row)
-        record.node_results = {result.node_id: result for result in results}
-        return record
+            results = [node_result(result) for result in connection.execute(query)]
+        return execution_record(row, node_results={result.node_id: result for result in results})
 
     def find(
         self,
@@ -140,7 +141,7 @@ class ExecutionRepository(ExecutionClaims, CompensationRecords):
         if status is not None:
             query = query.where(executions.c.status == status)
         with self.database.read() as connection:
-            return [_execution_record(row) for row in connection.execute(query)]
+            return [execution_record(row) for row in connection.execute(query)]
 
     def node_output(self, execution_id: str, node_id: str) -> Any:
         """One node's recorded output (None if it has none), without reading the others."""
@@ -170,12 +171,7 @@ class ExecutionRepository(ExecutionClaims, CompensationRecords):
             .order_by(table.c.seq)
         )
         with self.database.read() as connection:
-            return [
-                ExecutionEvent(
-                    row.execution_id, row.seq, row.type, row.node_id, row.payload, row.created_at
-                )
-                for row in connection.execute(query)
-            ]
+            return [execution_event(row) for row in connection.execute(query)]
 
     def set_execution_status(
         self,
@@ -330,82 +326,3 @@ def _unfinished_nodes(connection: Connection, execution_id: str) -> Iterable[str
         .order_by(node_results.c.position)
     )
     return [row.node_id for row in connection.execute(query)]
-
-
-def _execution_record(row: Row) -> ExecutionRecord:
-    return ExecutionRecord(
-        execution_id=row.id,
-        workflow_id=row.workflow_id,
-        workflow_version=row.workflow_version,
-        status=row.status,
-        input=row.input,
-        output=row.output,
-        error=row.error,
-        created_at=row.created_at,
-        started_at=row.started_at,
-        completed_at=row.completed_at,
-        compensation_status=row.compensation_status,
-        compensation_summary=row.compensation_summary,
-        owner=row.owner,
-        heartbeat_at=row.heartbeat_at,
-    )
-
-
-def _node_result(row: Row) -> NodeResult:
-    return NodeResult(
-        node_id=row.node_id,
-        status=row.status,
-        input=row.input,
-        output=row.output,
-        error=row.error,
-        retry_count=row.retry_count,
-        started_at=row.started_at,
-        completed_at=row.completed_at,
-        next_retry_at=row.next_retry_at,
-    )
-
-
-def _initial_row(
-    execution_id: str, position: int, node_id: str, reused: NodeResult | None
-) -> dict[str, Any]:
-    row = {
-        "execution_id": execution_id,
-        "node_id": node_id,
-        "position": position,
-        "status": PENDING,
-        "retry_count": 0,
-        "input": None,
-        "output": None,
-        "started_at": None,
-        "completed_at": None,
-    }
-    if reused is not None:
-        row.update(
-            status=reused.status,
-            retry_count=reused.retry_count,
-            input=reused.input,
-            output=reused.output,
-            started_at=reused.started_at,
-            completed_at=reused.completed_at,
-        )
-    return row
-
-
-def _announce_reused(
-    connection: Connection,
-    execution_id: str,
-    result: NodeResult,
-    origin: dict[str, Any] | None,
-    now: datetime,
-) -> None:
-    source = (origin or {}).get("rerunOf")
-    if result.status == COMPLETED:
-        payload = {
-            "fromExecution": source,
-            "items": item_count(result.output),
-            "attempts": result.retry_count + 1,
-        }
-        append_event(connection, execution_id, "node.reused", result.node_id, payload, now)
-    else:
-        payload = {"reason": f"skipped in execution {source}", "fromExecution": source}
-        append_event(connection, execution_id, "node.skipped", result.node_id, payload, now)

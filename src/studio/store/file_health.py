@@ -20,8 +20,10 @@ from studio.store.storage_faults import SQLITE_CORRUPT, SQLITE_NOTADB
 
 try:  # markers need advisory locks; without them only the seal tells
     import fcntl
+
+    HAS_LOCKS = True
 except ImportError:  # pragma: no cover - Windows
-    fcntl = None
+    HAS_LOCKS = False
 
 SQLITE_HEADER = b"SQLite format 3\x00"
 CHECK_TIMEOUT_SECONDS = 10.0
@@ -113,7 +115,7 @@ def _open_elsewhere(file: Path) -> bool:
 
 
 def _markers(file: Path) -> list[Path]:
-    if fcntl is None:
+    if not HAS_LOCKS:
         return []
     return list(file.parent.glob(f"{escape(file.name)}-open-*"))
 
@@ -138,9 +140,9 @@ class FileSession:
 
     def __init__(self, file: Path) -> None:
         self.file = file
-        self._marker: Path | None = None
-        self._descriptor: int | None = None
-        if fcntl is not None:
+        self._held: tuple[Path, int] | None = None
+        """The marker and the descriptor that holds its lock, until ``close``."""
+        if HAS_LOCKS:
             self._begin()
 
     def _begin(self) -> None:
@@ -158,7 +160,7 @@ class FileSession:
             with contextlib.suppress(OSError):
                 opening.unlink()
             raise
-        self._marker, self._descriptor = marker, descriptor
+        self._held = marker, descriptor
 
     def close(self) -> None:
         """A clean close: seal the file as it is now (unless it is known damaged), then
@@ -167,11 +169,12 @@ class FileSession:
         with contextlib.suppress(OSError):
             if _read_seal(self.file).get("damaged") is None:
                 _write_seal(self.file, _stamp_data(file_stamp(self.file)))
-        if self._marker is not None:
+        if self._held is not None:
+            marker, descriptor = self._held
             with contextlib.suppress(OSError):
-                self._marker.unlink()
-            os.close(self._descriptor)
-            self._marker = self._descriptor = None
+                marker.unlink()
+            os.close(descriptor)
+            self._held = None
 
 
 def _nobody_holds(marker: Path) -> bool:

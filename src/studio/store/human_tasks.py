@@ -8,12 +8,13 @@ from dataclasses import dataclass
 from datetime import datetime
 from typing import Any
 
-from sqlalchemy import Connection, Row, insert, select, update
+from sqlalchemy import Connection, insert, select, update
 
 from studio.model.errors import NotFoundError
 from studio.model.execution import ExecutionEvent
 from studio.store.database import Database
 from studio.store.event_log import append_event
+from studio.store.row_records import RecordReader
 from studio.store.schema import executions, human_tasks, utc_now
 
 PENDING, APPROVED, REJECTED = "pending", "approved", "rejected"
@@ -54,6 +55,10 @@ class HumanTask:
         }
 
 
+human_task = RecordReader(HumanTask)
+"""A human_tasks row as a task."""
+
+
 class HumanTaskRepository:
     """Approval requests and decisions."""
 
@@ -67,7 +72,7 @@ class HumanTaskRepository:
         )
         with self.database.read() as connection:
             row = connection.execute(query).first()
-        return _task(row) if row else None
+        return human_task(row) if row else None
 
     def request(self, execution_id: str, node_id: str, title: str, task_input: Any) -> HumanTask:
         """Ask for a decision; an existing task (pending or decided) is returned as it is."""
@@ -78,7 +83,7 @@ class HumanTaskRepository:
                 )
             ).first()
             if existing is not None:
-                return _task(existing)
+                return human_task(existing)
             connection.execute(
                 insert(human_tasks).values(
                     execution_id=execution_id,
@@ -130,7 +135,7 @@ class HumanTaskRepository:
             .order_by(human_tasks.c.created_at)
         )
         with self.database.read() as connection:
-            return [_task(row) for row in connection.execute(query)]
+            return [human_task(row) for row in connection.execute(query)]
 
     def for_execution(self, execution_id: str) -> list[HumanTask]:
         """Every task of one execution."""
@@ -140,7 +145,7 @@ class HumanTaskRepository:
             .order_by(human_tasks.c.created_at)
         )
         with self.database.read() as connection:
-            return [_task(row) for row in connection.execute(query)]
+            return [human_task(row) for row in connection.execute(query)]
 
 
 def _record_decision(
@@ -166,20 +171,6 @@ def _record_decision(
         )
     )
     return True
-
-
-def _task(row: Row) -> HumanTask:
-    return HumanTask(
-        execution_id=row.execution_id,
-        node_id=row.node_id,
-        status=row.status,
-        title=row.title,
-        input=row.input,
-        created_at=row.created_at,
-        decided_at=row.decided_at,
-        decided_by=row.decided_by,
-        comment=row.comment,
-    )
 
 
 def _iso(moment: datetime | None) -> str | None:

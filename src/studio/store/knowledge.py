@@ -5,55 +5,41 @@ Every version read is checked against its version hash, and every text read agai
 SHA-256 (``knowledge_integrity`` defines both). Reads that may meet a damaged version take
 ``damaged``: a list the damaged versions are added to and left out of the answer; without it,
 meeting one raises ArtifactIntegrityError. The queries live in ``knowledge_queries``, the
-landing rules and inserts in ``knowledge_writes``.
+landing rules and inserts in ``knowledge_writes``, the rows of versions and their checks in
+``knowledge_versions``, the derived graph rows in ``knowledge_derived`` and search in
+``knowledge_search``.
 """
 
-import json
 from collections.abc import Iterable, Mapping
 from datetime import datetime
-from typing import Any
 
-from sqlalchemy import Row, Select, delete, func, select
-from sqlalchemy.exc import OperationalError
+from sqlalchemy import Select, delete, func, select
 
-from studio.model.errors import NotFoundError, StudioError
-from studio.model.knowledge import (
-    ArtifactVersion,
-    Derivation,
-    FrontMatter,
-    GraphEdge,
-    GraphNode,
-    Link,
-)
+from studio.model.errors import NotFoundError
+from studio.model.knowledge import ArtifactVersion, Derivation, GraphEdge, GraphNode
 from studio.store.database import Database
 from studio.store.knowledge_derived import (
-    UNREADABLE,
     EncodedDerivation,
     check_derivation,
     decoded,
-    decoded_document,
-    derived_rows,
+    differing_refs,
     encode_derivation,
+    graph_rows_of,
     row_tuples,
-    stored_rows,
 )
 from studio.store.knowledge_integrity import (
     ArtifactIntegrityError,
     DamagedVersion,
     body_digest,
-    checked_fields,
     report,
     text_damage,
-    version_digest,
 )
 from studio.store.knowledge_queries import (
-    FTS_HINT,
     filtered,
     fts_query,
     heads_query,
     present,
     rows_in,
-    search_query,
     versions_query,
 )
 from studio.store.knowledge_schema import (
@@ -62,6 +48,8 @@ from studio.store.knowledge_schema import (
     artifact_versions,
     kg_derivations,
 )
+from studio.store.knowledge_search import KnowledgeSearchError, search_heads
+from studio.store.knowledge_versions import Damaged, checked_versions, version_values
 from studio.store.knowledge_writes import (
     KnowledgeConflictError,
     check_landing,
@@ -73,11 +61,13 @@ from studio.store.knowledge_writes import (
 
 __all__ = [
     "ArtifactIntegrityError",
+    "Damaged",
     "DamagedVersion",
     "EncodedDerivation",
     "KnowledgeConflictError",
     "KnowledgeRepository",
     "KnowledgeSearchError",
+    "Landing",
     "body_digest",
     "encode_derivation",
     "fts_query",
@@ -85,13 +75,6 @@ __all__ = [
 
 Landing = tuple[ArtifactVersion, str, Derivation | EncodedDerivation]
 """A version to store, the text it was landed with and the graph rows derived from it."""
-Damaged = list[DamagedVersion] | None
-"""Where a read puts the damaged versions it leaves out; None: raise on the first read."""
-_UNREADABLE_ROWS = "its derived graph rows cannot be read; `studio kg rebuild` derives them again"
-
-
-class KnowledgeSearchError(StudioError):
-    """A search the full-text index cannot run: a malformed query or no SQLite."""
 
 
 class KnowledgeRepository:
@@ -123,7 +106,7 @@ class KnowledgeRepository:
         with self.database.write() as connection:
             refuse_conflicts(connection, [version for version, _, _ in landings])
             last = connection.execute(select(func.max(artifact_versions.c.seq))).scalar() or 0
-            rows = [_version_values(v, seq) for seq, (v, _, _) in enumerate(landings, last + 1)]
+            rows = [version_values(v, seq) for seq, (v, _, _) in enumerate(landings, last + 1)]
             store_bodies(connection, {v.sha256: text for v, text, _ in landings})
             insert_all(connection, artifact_versions, rows)
             insert_derived(connection, [(v.ref, derivation) for v, _, derivation in landings])
@@ -156,7 +139,7 @@ class KnowledgeRepository:
             row = connection.execute(query).first()
         if row is None:
             raise NotFoundError(f"no artifact version {ref} is stored")
-        (version,) = _checked([row], None)
+        (version,) = checked_versions([row], None)
         problem = text_damage(ref, version.sha256, row.text)
         if problem is not None:
             raise ArtifactIntegrityError.naming([problem])
@@ -171,12 +154,13 @@ class KnowledgeRepository:
         with self.database.read() as connection:
             stored = dict(rows_in(connection, query, artifact_bodies.c.sha256, digests))
         intact = {digest: text for digest, text in stored.items() if body_digest(text) == digest}
-        texts, found = {}, []
+        texts: dict[str, str] = {}
+        found: list[DamagedVersion] = []
         for version in versions:
             if version.sha256 in intact:
                 texts[version.ref] = intact[version.sha256]
-            else:
-                found.append(text_damage(version.ref, version.sha256, stored.get(version.sha256)))
+            elif problem := text_damage(version.ref, version.sha256, stored.get(version.sha256)):
+                found.append(problem)
         report(found, damaged)
         return texts
 
@@ -227,7 +211,7 @@ class KnowledgeRepository:
     def _select_versions(self, query: Select, damaged: Damaged = None) -> list[ArtifactVersion]:
         with self.database.read() as connection:
             rows = connection.execute(query).all()
-        return _checked(rows, damaged)
+        return checked_versions(rows, damaged)
 
     # --- derived graph rows --------------------------------------------------------------
 
@@ -243,19 +227,7 @@ class KnowledgeRepository:
             found = rows_in(
                 connection, select(kg_derivations), kg_derivations.c.version_ref, wanted
             )
-        nodes, edges, unreadable = [], [], []
-        for row in found:
-            try:
-                more_nodes, more_edges = decoded_document(row.rows, row.version_ref)
-            except UNREADABLE:
-                unreadable.append(DamagedVersion(row.version_ref, _UNREADABLE_ROWS))
-                continue
-            nodes += more_nodes
-            edges += more_edges
-        report(unreadable, damaged)
-        nodes.sort(key=lambda n: (n.subject, n.key, n.version_ref))
-        edges.sort(key=lambda e: (e.subject, e.source, e.type, e.target, e.version_ref))
-        return nodes, edges
+        return graph_rows_of(found, damaged)
 
     def rebuild_derived(self, derivations: Mapping[str, Derivation]) -> None:
         """Replace every derived row with fresh derivations by version ref, in one transaction."""
@@ -282,12 +254,7 @@ class KnowledgeRepository:
             found = rows_in(
                 connection, select(kg_derivations), kg_derivations.c.version_ref, list(derivations)
             )
-        stored = {row.version_ref: stored_rows(row.rows, row.version_ref) for row in found}
-        return [
-            ref
-            for ref, derivation in derivations.items()
-            if stored.get(ref) != derived_rows(derivation)
-        ]
+        return differing_refs(found, derivations)
 
     # --- search --------------------------------------------------------------------------
 
@@ -309,89 +276,4 @@ class KnowledgeRepository:
         and SNIPPET_END. A hit whose version or text fails its check is damaged: its snippet
         would show what nobody landed.
         """
-        if not self.database.is_sqlite:
-            raise KnowledgeSearchError(
-                f"cannot search for {query!r}: full-text search needs an SQLite database, "
-                f"and {self.database.url} is {self.database.engine.dialect.name}"
-            )
-        if not query.strip():
-            raise KnowledgeSearchError(f"cannot search for {query!r}: the query is empty")
-        match = fts_query(query)
-        statement = search_query(match, as_of, subject, kind).limit(limit)
-        try:
-            with self.database.read() as connection:
-                rows = connection.execute(statement).all()
-        except OperationalError as failure:
-            reason = getattr(failure, "orig", None) or failure
-            hint = FTS_HINT if match == query else ""
-            raise KnowledgeSearchError(f"cannot search for {query!r}: {reason}{hint}") from failure
-        return _checked_hits(rows, damaged)
-
-
-# --- rows and values -----------------------------------------------------------------------
-
-
-def _version_values(version: ArtifactVersion, seq: int) -> dict[str, Any]:
-    front = version.front
-    values = {
-        "ref": version.ref,
-        "subject": front.subject,
-        "artifact_id": front.id,
-        "kind": front.kind,
-        "title": front.title,
-        "created_at": front.created_at,
-        "landed_at": version.landed_at,
-        "sha256": version.sha256,
-        "supersedes": front.supersedes,
-        "produced_by": front.produced_by,
-        "links": [{"type": link.type, "target": link.target} for link in front.links],
-        "seq": seq,
-    }
-    # Hashed as the database hands it back: once stored, JSON keys are text.
-    stored_json = {"produced_by": json.loads(json.dumps(front.produced_by))}
-    values["version_sha256"] = version_digest(values | stored_json)
-    return values
-
-
-def _checked(rows: Iterable[Row], damaged: Damaged) -> list[ArtifactVersion]:
-    """The versions of the rows that match their version hash; the others are reported."""
-    versions, found = [], []
-    for row in rows:
-        fields = checked_fields(row)
-        if isinstance(fields, DamagedVersion):
-            found.append(fields)
-        else:
-            versions.append(_version_from_fields(fields))
-    report(found, damaged)
-    return versions
-
-
-def _checked_hits(rows: list[Row], damaged: Damaged) -> list[tuple[ArtifactVersion, str]]:
-    """Search hits whose version and text pass their checks; the others are reported."""
-    found: list[DamagedVersion] = []
-    intact = {version.ref: version for version in _checked(rows, found)}
-    hits = []
-    for row in rows:
-        version = intact.get(row.ref)
-        problem = None if version is None else text_damage(row.ref, version.sha256, row.text)
-        if problem is not None:
-            found.append(problem)
-        elif version is not None:
-            hits.append((version, row.snippet))
-    report(found, damaged)
-    return hits
-
-
-def _version_from_fields(fields: Mapping[str, Any]) -> ArtifactVersion:
-    front = FrontMatter(
-        id=fields["artifact_id"],
-        kind=fields["kind"],
-        subject=fields["subject"],
-        title=fields["title"],
-        produced_by=dict(fields["produced_by"]),
-        created_at=datetime.fromisoformat(fields["created_at"]),
-        supersedes=fields["supersedes"],
-        links=tuple(Link(type=link["type"], target=link["target"]) for link in fields["links"]),
-    )
-    landed_at = datetime.fromisoformat(fields["landed_at"])
-    return ArtifactVersion(fields["ref"], front, fields["sha256"], landed_at)
+        return search_heads(self.database, query, as_of, subject, kind, limit, damaged)

@@ -6,12 +6,15 @@ and compares, and ``studio kg rebuild`` replaces them with what the text derives
 """
 
 import json
-from collections.abc import Iterable
+from collections.abc import Iterable, Mapping
 from dataclasses import dataclass
 
 from sqlalchemy import Row
 
 from studio.model.knowledge import Derivation, GraphEdge, GraphNode
+from studio.store.knowledge_integrity import DamagedVersion, report
+
+_UNREADABLE_ROWS = "its derived graph rows cannot be read; `studio kg rebuild` derives them again"
 
 
 @dataclass(frozen=True)
@@ -24,7 +27,7 @@ class EncodedDerivation:
 
 def check_derivation(ref: str, derivation: Derivation) -> None:
     """Derived rows belong to the version they are stored with, once each (a caller's slip)."""
-    keys = [(node.version_ref, node.key) for node in derivation.nodes]
+    keys: list[tuple[str, ...]] = [(node.version_ref, node.key) for node in derivation.nodes]
     keys += [(e.version_ref, e.source, e.type, e.target) for e in derivation.edges]
     foreign = sorted({key[0] for key in keys} - {ref})
     if foreign:
@@ -74,6 +77,39 @@ def decoded_document(document: str, ref: str) -> tuple[list[GraphNode], list[Gra
 
 UNREADABLE = (ValueError, TypeError, KeyError, AttributeError, RecursionError)
 """What decoding a document another program wrote may raise."""
+
+
+def graph_rows_of(
+    found: Iterable[Row], damaged: list[DamagedVersion] | None
+) -> tuple[list[GraphNode], list[GraphEdge]]:
+    """The nodes and edges of stored documents, by subject, then key or endpoints; a version
+    whose document cannot be read at all is reported damaged."""
+    nodes: list[GraphNode] = []
+    edges: list[GraphEdge] = []
+    unreadable: list[DamagedVersion] = []
+    for row in found:
+        try:
+            more_nodes, more_edges = decoded_document(row.rows, row.version_ref)
+        except UNREADABLE:
+            unreadable.append(DamagedVersion(row.version_ref, _UNREADABLE_ROWS))
+            continue
+        nodes += more_nodes
+        edges += more_edges
+    report(unreadable, damaged)
+    nodes.sort(key=lambda n: (n.subject, n.key, n.version_ref))
+    edges.sort(key=lambda e: (e.subject, e.source, e.type, e.target, e.version_ref))
+    return nodes, edges
+
+
+def differing_refs(found: Iterable[Row], derivations: Mapping[str, Derivation]) -> list[str]:
+    """The refs, in the order given, whose stored documents (``found``) do not hold the rows
+    given for them: changed, missing or unreadable."""
+    stored = {row.version_ref: stored_rows(row.rows, row.version_ref) for row in found}
+    return [
+        ref
+        for ref, derivation in derivations.items()
+        if stored.get(ref) != derived_rows(derivation)
+    ]
 
 
 def stored_rows(document: str, ref: str) -> list[tuple] | None:

@@ -11,6 +11,7 @@ from datetime import datetime
 
 from sqlalchemy import (
     Column,
+    ColumnClause,
     ColumnElement,
     Connection,
     Row,
@@ -80,7 +81,7 @@ def search_query(
 ) -> Select:
     """Heads whose title or body match an FTS5 query, best first, with a snippet and the
     stored text (to check before the snippet is shown)."""
-    index = literal_column(SEARCH_TABLE)
+    index: ColumnClause[str] = literal_column(SEARCH_TABLE)
     indexed = table(SEARCH_TABLE, column("rowid"))
     snippet = func.snippet(index, -1, SNIPPET_START, SNIPPET_END, SNIPPET_ELLIPSIS, SNIPPET_TOKENS)
     joined = indexed.join(artifact_versions, artifact_versions.c.seq == indexed.c.rowid).outerjoin(

@@ -7,12 +7,12 @@ from functools import lru_cache
 from operator import itemgetter
 from typing import Any
 
-from sqlalchemy import Connection, Table, bindparam, insert, select
+from sqlalchemy import BindParameter, Connection, Table, bindparam, insert, select
 from sqlalchemy.dialects.sqlite import dialect as sqlite_dialect
 
 from studio.model.errors import ConflictError
 from studio.model.knowledge import ArtifactVersion, Derivation
-from studio.store.driver_statements import DriverStatement, compile_for_driver
+from studio.store.driver_statements import DriverStatement, compile_for_driver, sqlite_driver
 from studio.store.knowledge_derived import EncodedDerivation, check_derivation, document
 from studio.store.knowledge_integrity import ArtifactIntegrityError, body_digest
 from studio.store.knowledge_queries import present, rows_in
@@ -28,7 +28,11 @@ class KnowledgeConflictError(ConflictError):
     """A version the stored ones refuse: its ref exists, or it would fork a supersedes chain."""
 
 
-def check_landing(version: ArtifactVersion, text: str, derivation: Derivation) -> None:
+def check_landing(
+    version: ArtifactVersion, text: str, derivation: Derivation | EncodedDerivation
+) -> None:
+    """Refuse a version whose times have no zone, whose text is not the one its SHA-256
+    names, or whose derivation carries rows of another version or a row twice."""
     for name, moment in (
         ("created_at", version.front.created_at),
         ("landed_at", version.landed_at),
@@ -48,10 +52,12 @@ def check_landing(version: ArtifactVersion, text: str, derivation: Derivation) -
 def refuse_conflicts(connection: Connection, versions: list[ArtifactVersion]) -> None:
     """Refuse a ref stored already and a supersedes that is unknown or would fork a chain."""
     table_ = artifact_versions.c
-    targets = sorted({v.front.supersedes for v in versions} - {None})
+    targets = sorted({v.front.supersedes for v in versions if v.front.supersedes is not None})
     stored = present(connection, table_.ref, [v.ref for v in versions] + targets)
     query = select(table_.supersedes, table_.ref)
-    successors = dict(rows_in(connection, query, table_.supersedes, targets))
+    successors: dict[str, str] = {
+        replaced: ref for replaced, ref in rows_in(connection, query, table_.supersedes, targets)
+    }
     landed: set[str] = set()
     for version in versions:
         ref, replaced = version.ref, version.front.supersedes
@@ -127,19 +133,21 @@ def insert_all(
     converting = [(i, convert) for i, convert in enumerate(statement.converters) if convert]
     if converting:
         rows = [_converted(row, converting) for row in rows]
-    connection.connection.driver_connection.executemany(statement.sql, rows)
+    sqlite_driver(connection).executemany(statement.sql, rows)
 
 
-def _converted(row: tuple, converting: list[tuple[int, Callable[[Any], Any]]]) -> list:
+def _converted(row: tuple, converting: list[tuple[int, Callable[[Any], Any]]]) -> tuple:
     converted = list(row)
     for index, convert in converting:
         if converted[index] is not None:
             converted[index] = convert(converted[index])
-    return converted
+    return tuple(converted)
 
 
 @lru_cache(maxsize=8)
 def _sqlite_insert(name: str) -> DriverStatement:
     into = knowledge_metadata.tables[name]
-    values = {column_.name: bindparam(column_.name) for column_ in into.columns}
+    values: dict[str, BindParameter[Any]] = {
+        column_.name: bindparam(column_.name) for column_ in into.columns
+    }
     return compile_for_driver(insert(into).values(values), sqlite_dialect())

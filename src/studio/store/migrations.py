@@ -1,7 +1,8 @@
 """Schema versions and the steps between them. A database newer than this Studio is refused."""
 
 from collections.abc import Callable
-from typing import TYPE_CHECKING
+from contextlib import AbstractContextManager
+from typing import Protocol
 
 from sqlalchemy import Connection, inspect, select
 
@@ -9,10 +10,21 @@ from studio.store import schema
 from studio.store.errors import SchemaTooNewError
 from studio.store.knowledge_schema import add_version_hashes, create_knowledge
 
-if TYPE_CHECKING:
-    from studio.store.database import Database
-
 Migration = Callable[[Connection], None]
+
+
+class MigratedDatabase(Protocol):
+    """What migrating needs of a database: its URL, for messages, and a write transaction."""
+
+    @property
+    def url(self) -> str:
+        """The database URL, without a password."""
+        ...
+
+    def write(self) -> AbstractContextManager[Connection]:
+        """A connection in a write transaction, committed on success."""
+        ...
+
 
 SQLITE_IMMUTABLE_VERSIONS = """
 CREATE TRIGGER IF NOT EXISTS workflow_versions_immutable
@@ -62,7 +74,7 @@ def current_version(connection: Connection) -> int:
     return int(version or 0)
 
 
-def migrate(database: "Database") -> int:
+def migrate(database: MigratedDatabase) -> int:
     """Bring the database to SCHEMA_VERSION in one write transaction; returns the version."""
     with database.write() as connection:
         version = current_version(connection)

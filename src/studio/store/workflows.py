@@ -263,16 +263,17 @@ def _fetch_row(connection: Connection, workflow_id: str) -> Row:
     return row
 
 
+_SERVER_FIELDS_BY_COLUMN = {
+    name: Workflow.model_fields[name].alias or name for name in sorted(SERVER_FIELDS)
+}
+"""The workflows columns of the fields the store assigns, and each field's name in the data."""
+
+
 def _workflow_from_row(row: Row) -> Workflow:
+    stored = row._mapping
     return _workflow_from_data(
         row.definition,
-        id=row.id,
-        status=row.status,
-        version=row.version,
-        appId=row.app_id,
-        orgId=row.org_id,
-        createdAt=row.created_at,
-        updatedAt=row.updated_at,
+        **{field: stored[column] for column, field in _SERVER_FIELDS_BY_COLUMN.items()},
     )
 
 

@@ -3,6 +3,8 @@
 import asyncio
 import gc
 import sys
+from collections.abc import Callable
+from typing import Any
 
 import qasync
 from PySide6.QtCore import QCoreApplication
@@ -11,8 +13,9 @@ from PySide6.QtWidgets import QApplication
 from studio import __version__
 from studio.model.errors import StudioError
 from studio.store.errors import StorageFaultError
-from studio.ui.main_window import MainWindow
 from studio.ui.storage_fault_notice import show_unusable_database
+from studio.ui.store_calls import StoreCalls
+from studio.ui.window.main_window import MainWindow
 from studio.workspace import Workspace
 
 ORGANIZATION = "Studio"
@@ -42,45 +45,59 @@ def freeze_startup_objects() -> None:
     gc.freeze()
 
 
-def run_app(workspace: Workspace, file: str | None = None) -> int:
-    """Show the main window and run the event loop until the last window closes.
+def run_app(workspace: Workspace, file: str | None = None, mode: str | None = None) -> int:
+    """Show the main window (in ``mode``, or the mode it was last in) and run the event loop
+    until the last window closes.
 
     Returns 2, after a dialog that says why, when the database cannot be opened or read."""
     app = create_application()
     try:
         _ = workspace.database  # opened, checked and migrated before anything is drawn
-        window = MainWindow(workspace)
+        window = MainWindow(workspace, mode)
     except StudioError as failure:  # a full disk, a read-only or damaged file, a newer schema
         show_unusable_database(failure)
         return EXIT_UNUSABLE_DATABASE
     loop = qasync.QEventLoop(app)
     asyncio.set_event_loop(loop)
     loop.set_exception_handler(storage_faults_shown_by(window))
-    window.storage_faults.catch_uncaught()
+    store = StoreCalls(parent=window)  # runs are driven on the store thread's loop
+    store.store_thread.loop.set_exception_handler(storage_faults_shown_by(window, store.post))
+    window.status.storage_faults.catch_uncaught()
     closed = asyncio.Event()
     app.lastWindowClosed.connect(closed.set)
     if file:
-        window.open_workflow_file(file)
+        window.workflows.files.open_workflow_file(file)
     window.show()
     freeze_startup_objects()
 
     async def session() -> None:
         await closed.wait()
-        await window.runs.stopped()  # runs cut short stay resumable; let them record that
+        # Runs cut short stay resumable; let them record that.
+        await window.workflows.runs.stopped()
 
     with loop:
         loop.run_until_complete(session())
+    store.store_thread.stop()
     return 0
 
 
-def storage_faults_shown_by(window: MainWindow):
-    """The loop's exception handler: a storage fault in a task is shown, not just logged."""
+LoopExceptionHandler = Callable[[asyncio.AbstractEventLoop, dict[str, Any]], None]
 
-    def handle(loop: asyncio.AbstractEventLoop, context: dict) -> None:
+
+def storage_faults_shown_by(
+    window: MainWindow, post: Callable[[Callable[[], object]], None] | None = None
+) -> LoopExceptionHandler:
+    """A loop's exception handler: a storage fault in a task is shown, not just logged.
+
+    ``post`` carries the showing to the UI thread, for a loop that runs on another thread."""
+
+    def handle(loop: asyncio.AbstractEventLoop, context: dict[str, Any]) -> None:
         failure = context.get("exception")
-        if isinstance(failure, StorageFaultError):
-            window.storage_faults.report(failure)
-        else:
+        if not isinstance(failure, StorageFaultError):
             loop.default_exception_handler(context)
+        elif post is None:
+            window.status.storage_faults.report(failure)
+        else:
+            post(lambda: window.status.storage_faults.report(failure))
 
     return handle

@@ -39,6 +39,10 @@ class SaveToCatalogDialog(QDialog):
         layout.addLayout(form)
         layout.addWidget(buttons)
 
+    def entered(self) -> tuple[str, str]:
+        """The name and category as typed, trimmed."""
+        return self.name_edit.text().strip(), self.category_edit.text().strip()
+
 
 class LoadFromCatalogDialog(QDialog):
     """A searchable list of the catalog's blueprints."""

@@ -26,16 +26,20 @@ def render_screenshot(
     view: str = "main",
     run: str | None = None,
     replay_at: int | None = None,
+    mode: str | None = None,
 ) -> int:
     """Build the main window offscreen at ``size``, optionally open a file, and save a PNG.
 
     Unless a database was named (or a run is to be shown, which lives in the workspace's own
     database), a file is opened in a throwaway database, so taking a picture never adds
     workflows to the user's own. ``run`` draws that execution on its canvas; ``replay_at``
-    replays it, stopped after that many events."""
+    replays it, stopped after that many events. ``mode`` shows that mode of the window
+    (Workflows, Knowledge or Work) instead of the one it was last in."""
     os.environ.setdefault("QT_QPA_PLATFORM", "offscreen")
+    from PySide6.QtWidgets import QWidget
+
     from studio.ui.app import create_application
-    from studio.ui.main_window import MainWindow
+    from studio.ui.window.main_window import MainWindow
 
     app = create_application()
     with tempfile.TemporaryDirectory() as scratch:
@@ -43,16 +47,18 @@ def render_screenshot(
             workspace = Workspace(
                 workspace.data_dir, workspace.extra_agent_dirs, str(Path(scratch) / "screenshot.db")
             )
-        window = MainWindow(workspace)
+        window = MainWindow(workspace, mode)
         window.resize(*size)
         window.show()
-        if file and window.open_workflow_file(file) is None:
+        if file and window.workflows.files.open_workflow_file(file) is None:
             return 2
+        if mode is not None:
+            window.show_mode(mode)  # opening a file brings the Workflows mode forward
         if run is not None and not _show_run(window, run, replay_at):
             return 2
         app.processEvents()
-        target = window
-        tab = window.current_tab()
+        target: QWidget = window
+        tab = window.workflows.tabs.current()
         if tab is not None:
             tab.editor.view.fit_all()
             if run is not None:
@@ -72,8 +78,8 @@ def render_screenshot(
 
 def _show_run(window, execution_id: str, replay_at: int | None) -> bool:
     if replay_at is None:
-        return window.show_execution(execution_id) is not None
-    bar = window.replay(execution_id)
+        return window.workflows.run_canvas.show_execution(execution_id) is not None
+    bar = window.workflows.run_docks.replay(execution_id)
     if bar is not None:
         bar.seek(replay_at)
     return bar is not None
@@ -81,5 +87,5 @@ def _show_run(window, execution_id: str, replay_at: int | None) -> bool:
 
 def _show_run_detail(window, execution_id: str) -> None:
     """The Runs panel in front with the run selected, as a person would look at it."""
-    window.show_history_of_current()
-    window.history.select_execution(execution_id)
+    window.workflows.run_docks.show_history()
+    window.workflows.run_docks.history.select_execution(execution_id)

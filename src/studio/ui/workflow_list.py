@@ -33,8 +33,9 @@ class WorkflowListPanel(QWidget):
     def __init__(self, parent=None) -> None:
         super().__init__(parent)
         self.search = QLineEdit(placeholderText="Search workflows and blueprints")
-        self.workflows = QListWidget(objectName="workflowList")
-        self.blueprints = QListWidget(objectName="blueprintList")
+        self.workflows, self.blueprints = QListWidget(), QListWidget()
+        self.workflows.setObjectName("workflowList")
+        self.blueprints.setObjectName("blueprintList")
         layout = QVBoxLayout(self)
         layout.addWidget(self.search)
         layout.addWidget(QLabel("<b>Workflows</b>"))

@@ -8,6 +8,7 @@ from studio.store import WorkflowRepository
 from studio.ui.autosave import Autosaver, ConflictChoice, SaveState
 from studio.ui.canvas.commands import ReplaceAll
 from studio.ui.canvas.editor import WorkflowEditor
+from studio.ui.run.overlay import RunOverlay
 from studio.ui.run.replay_bar import ReplayBar
 
 
@@ -21,9 +22,9 @@ class WorkflowTab(QWidget):
         self, workflow: Workflow, agents: AgentRegistry, repository: WorkflowRepository, parent=None
     ) -> None:
         super().__init__(parent)
-        self.workflow_id = workflow.id
+        self.workflow_id = workflow.stored_id
         self.editor = WorkflowEditor(workflow, agents, self)
-        self.overlay = None  # the run drawn on the canvas (a RunOverlay), made on first use
+        self.overlay: RunOverlay | None = None  # the run drawn on the canvas, made on first use
         self.autosaver = Autosaver(
             repository,
             self.editor.document.snapshot,

@@ -125,7 +125,7 @@ def test_the_markdown_of_the_input_lands_and_the_output_is_its_ref(
     ref = landed_ref(execute(workspace, workflow, {"markdown": CLAIMING}))
 
     assert ref == f"{SUBJECT}/personas/2026-09-02-personas.md"
-    assert [version.ref for version in workspace.knowledge.list()] == [ref]
+    assert [version.ref for version in workspace.knowledge.heads()] == [ref]
     stored = workspace.knowledge.resolve(ref)
     assert stored.endswith(CLAIMING[CLAIMING.index("\n---\n") + 5 :])  # the body as written
     assert [hit.version.ref for hit in workspace.knowledge.search("guest")] == [ref]
@@ -184,7 +184,7 @@ def test_a_template_is_rendered_with_the_input_and_parameters(
     ref = landed_ref(record)
 
     assert ref == f"{SUBJECT}/release-notes/2026-09-20-release-notes.md"
-    (version,) = workspace.knowledge.list()
+    (version,) = workspace.knowledge.heads()
     assert version.front.title == "Spring release"
     assert version.front.produced_by["execution"] == record.execution_id
     assert version.front.produced_by["capability"] == "writing"
@@ -260,7 +260,7 @@ def test_a_markdown_that_fails_lint_fails_the_node_and_stores_nothing(
     assert all(line.startswith("error: ") for line in listed)
     assert workspace.knowledge.repository.refs() == set()
     assert workspace.knowledge.repository.derived_snapshot() == []
-    assert workspace.knowledge.list() == []
+    assert workspace.knowledge.heads() == []
 
 
 def test_an_input_without_markdown_is_invalid(workspace: Workspace, tmp_path: Path) -> None:

@@ -12,7 +12,7 @@ from hypothesis import HealthCheck, event, given, settings
 from hypothesis import strategies as st
 
 from studio.engine.compensation import compensation_plan, should_unwind
-from studio.engine.dag import build_plan
+from studio.engine.rules.dag import build_plan
 from studio.model.execution import COMPENSATION_SUFFIX, NODE_STATUSES
 from studio.model.governance import CircuitBreakerSettings
 from studio.model.workflow import Workflow

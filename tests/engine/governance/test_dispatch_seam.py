@@ -2,7 +2,6 @@
 reservation (idempotency) → the agent kind, for nodes and for compensations."""
 
 import asyncio
-import time
 from pathlib import Path
 from typing import Any
 
@@ -200,13 +199,22 @@ def test_one_failure_below_the_threshold_keeps_the_circuit_closed(tmp_path: Path
     assert harness.runner.breakers.state_of("flaky") == "closed"
 
 
+def board_on_clock(harness: Harness, clock: "FakeClock") -> CircuitBreakerBoard:
+    """Give the harness's runner a breaker board that reads ``clock``."""
+    board = CircuitBreakerBoard(clock)
+    harness.runner.breakers = board
+    harness.runner.node_runner.dispatcher.breakers = board
+    return board
+
+
 def test_after_the_cooldown_one_trial_goes_through_and_its_outcome_decides(
     tmp_path: Path,
 ) -> None:
-    cooldown = 0.4
+    cooldown = 30.0
     harness = governed_harness(tmp_path)
     workflow = flaky_workflow(harness, 2, cooldown)
-    boards = harness.runner.breakers
+    clock = FakeClock()
+    boards = board_on_clock(harness, clock)
 
     def open_circuit() -> None:
         for _ in range(2):
@@ -218,7 +226,10 @@ def test_after_the_cooldown_one_trial_goes_through_and_its_outcome_decides(
 
     # A successful trial closes the circuit.
     open_circuit()
-    time.sleep(cooldown + 0.1)
+    clock.now += cooldown - 0.1
+    refused, calls = run_flaky(harness, workflow, fail=False)
+    assert refused.node_results["a"].error["type"] == "CircuitOpen" and calls == 0
+    clock.now += 0.1
     trial, calls = run_flaky(harness, workflow, fail=False)
     assert trial.status == "completed" and calls == 1
     assert boards.state_of("flaky") == "closed"
@@ -227,7 +238,7 @@ def test_after_the_cooldown_one_trial_goes_through_and_its_outcome_decides(
 
     # A failing trial opens it again at once, without waiting for the threshold.
     open_circuit()
-    time.sleep(cooldown + 0.1)
+    clock.now += cooldown
     trial, calls = run_flaky(harness, workflow, fail=True)
     assert trial.node_results["a"].error["type"] == "Boom" and calls == 1
     assert boards.state_of("flaky") == "open"

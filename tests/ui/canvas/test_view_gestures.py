@@ -81,24 +81,24 @@ def test_snap_to_grid_rounds_a_dragged_node(qtbot) -> None:
 def test_find_selects_and_centres_the_match(qtbot) -> None:
     editor = make_editor(qtbot)
     editor.view.zoom_by(3)
-    assert editor.find("step 3") == "n3"
+    assert editor.find_node("step 3") == "n3"
     assert editor.scene.selected_node_ids() == ["n3"]
     assert editor.view.visible_scene_rect().contains(
         editor.scene.node_items["n3"].sceneBoundingRect().center()
     )
-    assert editor.find("no such thing") is None
+    assert editor.find_node("no such thing") is None
 
 
 def test_tab_and_a_double_click_on_empty_canvas_open_the_palette(qtbot) -> None:
     editor = make_editor(qtbot)
     editor.view.setFocus()
     qtbot.keyClick(editor.view, Qt.Key.Key_Tab)
-    assert editor.palette is not None and editor.palette.isVisible()
-    editor.palette.close()
+    assert editor.node_palette is not None and editor.node_palette.isVisible()
+    editor.node_palette.close()
     empty = editor.scene.node_items["n0"].sceneBoundingRect().bottomLeft() + QPointF(0, 200)
     double_click(editor.view, empty)
-    assert editor.palette.isVisible()
-    assert "demo-echo-agent" in editor.palette.visible_agent_ids()
+    assert editor.node_palette.isVisible()
+    assert "demo-echo-agent" in editor.node_palette.visible_agent_ids()
 
 
 def test_a_double_click_on_a_node_asks_for_its_drawer(qtbot) -> None:

@@ -1,10 +1,7 @@
 """Helpers for driving the panels as a person would: focus, type, commit."""
 
-from pathlib import Path
-
 import pytest
 from PySide6.QtCore import Qt
-from PySide6.QtGui import QImage
 from PySide6.QtWidgets import QApplication, QCheckBox, QStyle, QStyleOptionButton, QWidget
 
 from studio.model import AgentDefinition
@@ -71,17 +68,6 @@ def paste_into(qtbot, field: QWidget, text: str) -> None:
     qtbot.waitUntil(field.hasFocus)
     qtbot.keyClick(field, Qt.Key.Key_A, Qt.KeyboardModifier.ControlModifier)
     qtbot.keyClick(field, Qt.Key.Key_V, Qt.KeyboardModifier.ControlModifier)
-
-
-def render(widget: QWidget, path: Path) -> QImage:
-    """Paint ``widget`` to a PNG and read it back, proving it paints something."""
-    QApplication.processEvents()
-    assert widget.grab().save(str(path), "PNG")
-    image = QImage(str(path))
-    assert not image.isNull() and image.width() == widget.width()
-    colours = {image.pixel(x, y) for x in range(0, image.width(), 7) for y in range(0, 200, 5)}
-    assert len(colours) > 3, "the widget painted a blank image"
-    return image
 
 
 @pytest.fixture

@@ -1,9 +1,8 @@
 """The edge condition editor: value parsing, the exists choice and inline errors."""
 
-from pathlib import Path
-
 import pytest
 from PySide6.QtCore import QPoint, Qt
+from PySide6.QtGui import QColor
 
 from studio.model import Edge, EdgeCondition
 from studio.ui.panels.condition_editor import ConditionEditor
@@ -12,7 +11,9 @@ from studio.ui.panels.condition_value import (
     condition_value_text,
     parse_condition_value,
 )
-from tests.ui.panels.conftest import press_enter, render, show, type_into
+from studio.ui.panels.inline_message import message_colour
+from tests.ui.panels.conftest import press_enter, show, type_into
+from tests.ui.pixels import assert_ink, assert_no_ink, assert_shows_text, picture, place_of
 
 PLAIN = Edge(source="review", target="ship")
 CONDITIONAL = Edge(
@@ -215,11 +216,16 @@ def test_adding_a_condition_to_a_plain_edge(qtbot) -> None:
     )
 
 
-def test_the_condition_editor_paints(qtbot, tmp_path: Path) -> None:
+def test_the_condition_editor_shows_the_condition_and_the_error_in_red(qtbot) -> None:
     editor = open_editor(qtbot)
     type_into(qtbot, editor.value_edit, "[1,")
     press_enter(qtbot, editor.value_edit)
-    render(editor, tmp_path / "condition-editor.png")
+    image = picture(editor)
+    assert_shows_text(image, editor, editor.field_edit, "the field")
+    assert_shows_text(image, editor, editor.value_edit, "the typed value")
+    red = QColor(message_colour("error"))
+    assert_ink(image, place_of(editor.value_message, editor), red, "the error under the value")
+    assert_no_ink(image, place_of(editor.field_edit, editor), red, "the valid field")
 
 
 def _left(editor: ConditionEditor) -> QPoint:

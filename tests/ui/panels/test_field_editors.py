@@ -1,12 +1,12 @@
 """The field factory: each JSON-schema kind gets its editor, and only valid commits emit."""
 
-from pathlib import Path
-
 import pytest
 from PySide6.QtCore import Qt
+from PySide6.QtGui import QColor
 from PySide6.QtWidgets import QCheckBox, QComboBox, QLineEdit, QPlainTextEdit, QVBoxLayout, QWidget
 
 from studio.ui.panels.field_editors import editor_for, field_kind
+from studio.ui.panels.inline_message import message_colour
 from studio.ui.panels.scalar_field_editors import (
     BooleanFieldEditor,
     ChoiceFieldEditor,
@@ -14,7 +14,8 @@ from studio.ui.panels.scalar_field_editors import (
     TextFieldEditor,
 )
 from studio.ui.panels.text_area_field_editors import StringListFieldEditor, YamlFieldEditor
-from tests.ui.panels.conftest import click_check_box, press_enter, render, show, tab_away, type_into
+from tests.ui.panels.conftest import click_check_box, press_enter, show, tab_away, type_into
+from tests.ui.pixels import assert_ink, assert_no_ink, assert_shows_text, picture, place_of
 
 
 def in_form(qtbot, *editors):
@@ -249,7 +250,7 @@ def test_set_value_shows_without_emitting(qtbot) -> None:
         assert editor.error() is None
 
 
-def test_an_editor_form_paints(qtbot, tmp_path: Path) -> None:
+def test_an_editor_form_shows_the_values_and_the_error_in_red(qtbot) -> None:
     schemas = {
         "title": {"type": "string", "description": "Shown above the summary."},
         "style": {"type": "string", "enum": ["short", "long"]},
@@ -263,7 +264,12 @@ def test_an_editor_form_paints(qtbot, tmp_path: Path) -> None:
     host = in_form(qtbot, *editors)
     type_into(qtbot, editors[2].line_edit, "x")
     press_enter(qtbot, editors[2].line_edit)
-    render(host, tmp_path / "field-editors.png")
+    image = picture(host)
+    assert_shows_text(image, host, editors[2].line_edit, "the typed limit")
+    assert_shows_text(image, host, editors[5].text_edit.viewport(), "the headers")
+    red = QColor(message_colour("error"))
+    assert_ink(image, place_of(editors[2].message, host), red, "why the limit is refused")
+    assert_no_ink(image, place_of(editors[5], host), red, "the valid headers")
 
 
 def billion_laughs() -> str:
@@ -287,3 +293,32 @@ def test_yaml_over_the_input_limits_is_refused_at_once(qtbot, text: str, said: s
     with qtbot.assertNotEmitted(editor.changed):
         tab_away(qtbot, editor.text_edit)
     assert said in (editor.error() or "")
+
+
+@pytest.mark.parametrize(
+    ("schema", "text", "message"),
+    [
+        ({"type": "string", "maxLength": 3}, "long", "'long' is too long."),
+        ({"type": "string", "pattern": "^[a-z]+$"}, "Abc", "'Abc' does not match '^[a-z]+$'."),
+        ({"type": "integer", "multipleOf": 5}, "7", "7 is not a multiple of 5."),
+    ],
+)
+def test_any_keyword_of_the_schema_is_checked_and_its_message_shown(
+    qtbot, schema, text, message
+) -> None:
+    editor = editor_for("field", schema)
+    in_form(qtbot, editor)
+    type_into(qtbot, editor.line_edit, text)
+    with qtbot.assertNotEmitted(editor.changed):
+        press_enter(qtbot, editor.line_edit)
+    assert editor.error() == message
+    assert editor.message.text() == f"✖ {message}"
+
+
+def test_a_list_longer_than_the_schema_allows_is_refused(qtbot) -> None:
+    editor = editor_for("tags", {"type": "array", "items": {"type": "string"}, "maxItems": 1})
+    in_form(qtbot, editor)
+    type_into(qtbot, editor.text_edit, "a\nb")
+    with qtbot.assertNotEmitted(editor.changed):
+        tab_away(qtbot, editor.text_edit)
+    assert editor.error() == "['a', 'b'] is too long."

@@ -1,22 +1,22 @@
 """The node drawer, driven by typing and clicking; every edit is a complete, valid Node."""
 
-from pathlib import Path
-
 import pytest
 from PySide6.QtCore import Qt
+from PySide6.QtGui import QColor
 
 from studio.model import AgentDefinition, Node
 from studio.model.overrides import PROMPT_ADDITION_CAP_VARIABLE
+from studio.ui.panels.inline_message import message_colour
 from studio.ui.panels.node_drawer import NodeDrawer
 from tests.ui.panels.conftest import (
     click_check_box,
     paste_into,
     press_enter,
-    render,
     show,
     tab_away,
     type_into,
 )
+from tests.ui.pixels import assert_ink, assert_shows_text, picture, place_of
 
 NODE = Node(
     id="n1",
@@ -288,8 +288,19 @@ def test_clear_shows_the_empty_state_and_nothing_is_emitted(qtbot, agents) -> No
 
 
 @pytest.mark.parametrize("agent_id", ["summarise", "placeholder-llm"])
-def test_the_drawer_paints(qtbot, agents, tmp_path: Path, agent_id: str) -> None:
+def test_the_drawer_shows_the_node_and_any_notice_about_its_agent(
+    qtbot, agents, agent_id: str
+) -> None:
     node = NODE.model_copy(update={"agent_id": agent_id})
     drawer = open_drawer(qtbot, agents, node)
     drawer.resize(460, 1500)
-    render(drawer, tmp_path / f"node-drawer-{agent_id}.png")
+    image = picture(drawer)
+    assert_shows_text(image, drawer, drawer.title, "the title")
+    assert_shows_text(image, drawer, drawer.identity.name_edit, "the node's name")
+    notice = drawer.identity.agent_notice
+    if agent_id == "placeholder-llm":  # not in the registry: said under the agent, in colour
+        assert notice.kind in ("error", "warning")
+        colour = QColor(message_colour(notice.kind))
+        assert_ink(image, place_of(notice, drawer), colour, "the notice about the agent")
+    else:
+        assert not notice.isVisible()

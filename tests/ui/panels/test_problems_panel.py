@@ -1,12 +1,18 @@
 """The problems panel: severity in an icon and words, and activation by double-click/Enter."""
 
-from pathlib import Path
-
 from PySide6.QtCore import Qt
+from PySide6.QtGui import QPalette
 
 from studio.model.problems import error, warning
 from studio.ui.panels.problems_panel import MESSAGE, PLACE, SEVERITY, ProblemsPanel
-from tests.ui.panels.conftest import render, show
+from tests.ui.panels.conftest import show
+from tests.ui.pixels import (
+    assert_cell_text,
+    assert_no_ink,
+    assert_shows_text,
+    picture,
+    place_in_view,
+)
 
 PROBLEMS = [
     error("UNKNOWN_AGENT", "agent 'placeholder-llm' is not in the registry", node_id="summarise"),
@@ -71,5 +77,14 @@ def test_the_summary_counts_one_of_each(qtbot) -> None:
     assert panel.summary.text() == "1 error, 1 warning"
 
 
-def test_the_problems_panel_paints(qtbot, tmp_path: Path) -> None:
-    render(open_panel(qtbot), tmp_path / "problems.png")
+def test_the_problems_panel_draws_every_row_and_the_summary(qtbot) -> None:
+    panel = open_panel(qtbot)
+    tree = panel.tree
+    image = picture(panel)
+    for row in range(tree.topLevelItemCount()):
+        for column in (SEVERITY, MESSAGE, PLACE):
+            assert_cell_text(image, tree, tree.model().index(row, column), panel)
+    below = place_in_view(tree, tree.model().index(tree.topLevelItemCount() - 1, MESSAGE), panel)
+    below.translate(0, below.height() * 2)  # under the last row: nothing
+    assert_no_ink(image, below, tree.palette().color(QPalette.ColorRole.Text), "below the rows")
+    assert_shows_text(image, panel, panel.summary, "the summary")

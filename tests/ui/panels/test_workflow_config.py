@@ -1,21 +1,28 @@
 """The workflow settings panel emits only the properties that changed."""
 
-from pathlib import Path
-
 from PySide6.QtCore import Qt
+from PySide6.QtGui import QColor
 from PySide6.QtWidgets import QAbstractItemView, QApplication, QLineEdit
 
 from studio.model import Workflow, WorkflowConfiguration
 from studio.model.configuration import CompensationSettings, CompensationTrigger
 from studio.model.governance import CircuitBreakerSettings, GovernanceSettings
+from studio.ui.panels.inline_message import message_colour
 from studio.ui.panels.workflow_config import WorkflowConfigPanel
 from tests.ui.panels.conftest import (
     click_check_box,
     press_enter,
-    render,
     show,
     tab_away,
     type_into,
+)
+from tests.ui.pixels import (
+    assert_cell_text,
+    assert_ink,
+    assert_no_ink,
+    assert_shows_text,
+    picture,
+    place_of,
 )
 
 WORKFLOW = Workflow(
@@ -219,8 +226,15 @@ def test_a_save_failure_keeps_the_form(qtbot) -> None:
     assert panel.category_edit.text() == "Half typed"
 
 
-def test_the_workflow_panel_paints(qtbot, tmp_path: Path) -> None:
+def test_the_workflow_panel_shows_its_fields_and_the_refused_credential_in_red(qtbot) -> None:
     panel = open_panel(qtbot)
     edit_cell(qtbot, panel, 0, 1, "hunter2")
     panel.resize(480, 1500)
-    render(panel, tmp_path / "workflow-config.png")
+    image = picture(panel)
+    assert_shows_text(image, panel, panel.name_edit, "the name")
+    assert_shows_text(image, panel, panel.category_edit, "the category")
+    table = panel.credentials.table
+    assert_cell_text(image, table, table.model().index(0, 0), panel)
+    red = QColor(message_colour("error"))
+    assert_ink(image, place_of(panel.credentials.message, panel), red, "why it was refused")
+    assert_no_ink(image, place_of(panel.name_edit, panel), red, "the valid name")

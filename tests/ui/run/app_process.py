@@ -14,7 +14,7 @@ os.environ.setdefault("QT_QPA_PLATFORM", "offscreen")
 import qasync
 
 from studio.ui.app import create_application
-from studio.ui.main_window import MainWindow
+from studio.ui.window.main_window import MainWindow
 from studio.workspace import Workspace
 
 
@@ -24,8 +24,8 @@ def main(agents: str, workflow_id: str) -> None:
     asyncio.set_event_loop(loop)
     window = MainWindow(Workspace(agent_dirs=[Path(agents)]))
     window.show()
-    window.open_workflow(workflow_id)
-    window.runs.start(workflow_id, {"order": 1})
+    window.workflows.tabs.open(workflow_id)
+    window.workflows.runs.start(workflow_id, {"order": 1})
     with loop:
         loop.run_forever()
 

@@ -4,16 +4,19 @@ comment, decide, and see the run finish."""
 import asyncio
 import json
 from collections.abc import Iterator
+from concurrent.futures import Future
 from datetime import UTC, datetime, timedelta
 from pathlib import Path
 from typing import Any
 
 import pytest
 from PySide6.QtCore import Qt
-from PySide6.QtWidgets import QLineEdit, QVBoxLayout, QWidget
+from PySide6.QtWidgets import QLineEdit, QPushButton, QVBoxLayout, QWidget
 
 from studio.engine.runner import StepRunner
 from studio.model import Workflow
+from studio.model.errors import StudioError
+from studio.store.human_tasks import HumanTask
 from studio.ui.run.approvals_panel import (
     EMPTY_TEXT,
     NODE,
@@ -24,7 +27,7 @@ from studio.ui.run.approvals_panel import (
 )
 from studio.ui.run.time_text import waited_text
 from studio.workspace import Workspace
-from tests.ui.panels.conftest import render
+from tests.ui.pixels import assert_cell_text, assert_shows_text, picture
 
 GATED = {
     "name": "Order intake",
@@ -47,9 +50,20 @@ class Decider:
     def __init__(self, runner: StepRunner) -> None:
         self.runner = runner
 
-    def __call__(self, execution_id: str, node_id: str, approved: bool, comment: str | None):
-        self.runner.decide(execution_id, node_id, approved=approved, by="dana", comment=comment)
+    def __call__(
+        self, execution_id: str, node_id: str, approved: bool, comment: str | None
+    ) -> Future[HumanTask]:
+        decision: Future[HumanTask] = Future()
+        try:
+            task = self.runner.decide(
+                execution_id, node_id, approved=approved, by="dana", comment=comment
+            )
+        except StudioError as refused:
+            decision.set_exception(refused)
+            return decision
         asyncio.run(self.runner.run(execution_id))
+        decision.set_result(task)
+        return decision
 
 
 @pytest.fixture
@@ -226,7 +240,8 @@ def test_ctrl_return_outside_the_panel_decides_nothing(
     qtbot.waitExposed(window)
     window.activateWindow()
     qtbot.waitUntil(window.isActiveWindow)
-    panel.refresh()
+    with qtbot.waitSignal(panel.countChanged):
+        panel.refresh()
     click_row(qtbot, panel, 0)
     elsewhere.setFocus()
     qtbot.waitUntil(elsewhere.hasFocus)
@@ -319,6 +334,7 @@ def test_a_store_that_cannot_be_read_is_reported_with_retry(qtbot, tmp_path: Pat
     panel.show()
     with qtbot.assertNotEmitted(panel.countChanged):
         panel.refresh()
+        qtbot.waitUntil(panel.retry_button.isVisible)
     retry = panel.findChild(type(panel.retry_button), "retryButton")
     assert retry.isVisible()
     assert panel.message.text().startswith("✖ Cannot load the waiting approvals: ")
@@ -358,5 +374,13 @@ def test_the_panel_paints_the_list_the_input_and_the_buttons(
     panel = open_panel(qtbot, workspace, runner)
     click_row(qtbot, panel, 0)
     type_comment(qtbot, panel, "checked the stock")
-    image = render(panel, tmp_path / "approvals.png")
-    assert image.height() == panel.height()
+    image = picture(panel)
+    columns = panel.list.columnCount()
+    for row in range(2):
+        for column in range(columns):
+            assert_cell_text(image, panel.list, panel.list.model().index(row, column), panel)
+    assert_shows_text(image, panel, panel.input_view.viewport(), "the input of the chosen task")
+    assert_shows_text(image, panel, panel.comment, "the comment")
+    for button in panel.findChildren(QPushButton):
+        if button.isVisible():
+            assert_shows_text(image, panel, button, button.text())

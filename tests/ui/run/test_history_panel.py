@@ -18,7 +18,7 @@ from studio.ui.run.run_list import DURATION, RUN, STARTED, STATUS, VERSION
 from studio.ui.run.time_text import local_time_text
 from studio.workspace import Workspace
 from tests.cli_runner import run_studio
-from tests.ui.panels.conftest import render
+from tests.ui.pixels import assert_cell_text, assert_shows_text, picture
 from tests.ui.run.history_scenarios import (
     ECHO_DEMO,
     execute,
@@ -58,7 +58,13 @@ def open_panel(qtbot, workspace: Workspace, workflow_id: str | None) -> RunHisto
     panel.show()
     qtbot.waitExposed(panel)
     panel.show_workflow(workflow_id)
+    settle(qtbot, panel)
     return panel
+
+
+def settle(qtbot, panel: RunHistoryPanel) -> None:
+    """Wait until the store has answered every read the panel asked for."""
+    qtbot.waitUntil(lambda: not panel.is_loading())
 
 
 def rows(panel: RunHistoryPanel, column: int = STATUS) -> list[str]:
@@ -71,6 +77,7 @@ def rows(panel: RunHistoryPanel, column: int = STATUS) -> list[str]:
 def click_row(qtbot, panel: RunHistoryPanel, row: int, modifier=Qt.KeyboardModifier.NoModifier):
     rect = panel.tree.visualItemRect(panel.tree.topLevelItem(row))
     qtbot.mouseClick(panel.tree.viewport(), Qt.MouseButton.LeftButton, modifier, rect.center())
+    settle(qtbot, panel)
 
 
 def button(panel: RunHistoryPanel, name: str) -> QToolButton:
@@ -170,6 +177,7 @@ def test_when_the_store_fails_the_error_is_shown_and_retry_brings_the_list_back(
     assert message.text() == "Could not load the runs: cannot read the database: disk I/O error"
     assert retry.isVisible() and not panel.tree.isVisible()
     qtbot.mouseClick(retry, Qt.MouseButton.LeftButton)
+    settle(qtbot, panel)
     assert panel.tree.isVisible() and not retry.isVisible()
     assert rows(panel) == ["⏹ Interrupted · resumable", "✗ Failed", "✓ Completed"]
 
@@ -192,6 +200,7 @@ def test_a_run_that_cannot_be_read_offers_retry_and_then_shows_it(
     assert retry.isVisible()
     assert "the database is locked" in panel.findChild(QLabel, "historyMessage").text()
     qtbot.mouseClick(retry, Qt.MouseButton.LeftButton)
+    settle(qtbot, panel)
     assert panel.detail.isVisible()
     assert panel.detail.execution_id == three_runs[0].execution_id
     assert panel.selected_ids() == [three_runs[0].execution_id]
@@ -228,6 +237,7 @@ def test_refresh_picks_up_a_run_from_the_command_line_and_keeps_the_selection(
     assert result.returncode == 0, result.stderr
     later = json.loads(result.stdout)["executionId"]
     panel.refresh()
+    settle(qtbot, panel)
     assert rows(panel, RUN) == [later[:8], first.execution_id[:8]]
     assert panel.selected_ids() == [first.execution_id]
     assert panel.detail.execution_id == first.execution_id
@@ -302,7 +312,8 @@ def test_select_execution_finds_the_run_through_its_workflow_and_the_filter(
     assert panel.findChild(QLabel, "historyMessage").text() == NO_RUNS
     failed = three_runs[1].execution_id
     with qtbot.waitSignal(panel.executionSelected) as selected:
-        assert panel.select_execution(failed)
+        assert not panel.select_execution(failed)  # its workflow's runs are read first
+    settle(qtbot, panel)
     assert selected.args == [failed]
     assert panel.workflow_id == picky.id
     assert panel.selected_ids() == [failed]
@@ -311,6 +322,8 @@ def test_select_execution_finds_the_run_through_its_workflow_and_the_filter(
     assert panel.findChild(QLineEdit, "historyFilter").text() == ""
     assert rows(panel)[0] == "⏹ Interrupted · resumable"
     assert not panel.select_execution("no-such-execution")
+    settle(qtbot, panel)
+    assert panel.selected_ids() == [three_runs[2].execution_id]
 
 
 def test_the_panel_paints_its_list_and_the_selected_run(
@@ -318,4 +331,11 @@ def test_the_panel_paints_its_list_and_the_selected_run(
 ) -> None:
     panel = open_panel(qtbot, workspace, picky.id)
     click_row(qtbot, panel, 1)
-    render(panel, tmp_path / "history.png")
+    image = picture(panel)
+    tree = panel.tree
+    for row in range(tree.topLevelItemCount()):
+        for column in (STATUS, STARTED, DURATION, VERSION):
+            if tree.topLevelItem(row).text(column) != "—":  # no duration: a thin dash
+                assert_cell_text(image, tree, tree.model().index(row, column), panel)
+    assert tree.topLevelItem(1).text(STATUS)
+    assert_shows_text(image, panel, panel.detail.title, "the selected run's title")

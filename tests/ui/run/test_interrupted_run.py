@@ -93,8 +93,9 @@ def test_killed_mid_run_then_reopened_the_run_resumes_to_completion(
     assert button.text() == "⏹ 1 interrupted run · Show"
     qtbot.mouseClick(button, Qt.MouseButton.LeftButton)
 
-    history = window.history
-    assert history.tree.current_id() == record.execution_id
+    history = window.workflows.run_docks.history
+    until(run_loop, lambda: history.tree.current_id() == record.execution_id)
+    until(run_loop, lambda: not history.is_loading())
     assert "Interrupted · resumable" in history.tree.item_for(record.execution_id).text(0)
     resume = history.detail.findChild(object, "resumeButton")
     assert resume.isVisible() and resume.isEnabled()
@@ -102,11 +103,11 @@ def test_killed_mid_run_then_reopened_the_run_resumes_to_completion(
     assert badge_lines(window, "slow")[0] == "⏹ Interrupted · resumable"
 
     act(run_loop, qtbot.mouseClick, resume, Qt.MouseButton.LeftButton)
-    until(run_loop, lambda: "Completed" in window.run_progress.label.text())
+    until(run_loop, lambda: "Completed" in window.workflows.live_runs.progress.label.text())
     assert workspace.executions.get(record.execution_id).status == "completed"
     assert all(badge_lines(window, n)[0].startswith("✓ Completed") for n in ("slow", "last"))
     until(run_loop, lambda: "Completed" in history.tree.item_for(record.execution_id).text(0))
-    window.runs.shutdown()
+    window.workflows.runs.shutdown()
     workspace.close()
 
 
@@ -127,17 +128,17 @@ def test_closing_the_window_stops_its_runs_and_leaves_them_resumable(
         chain("closing", {"id": "slow", "name": "Slow step", "agentId": "slow-once"}),
     )
     window = open_window(qtbot, workspace)
-    window.open_workflow(workflow.id)
-    record = window.runs.start(workflow.id, {"order": 2})
+    window.workflows.tabs.open(workflow.id)
+    record = window.workflows.runs.start(workflow.id, {"order": 2}).result(timeout=10)
     pid_file = tmp_path / "child.pid"
     until(run_loop, lambda: pid_file.exists() and pid_file.read_text().strip())
     child = int(pid_file.read_text())
 
     window.close()
-    drive(run_loop, window.runs.stopped())
+    drive(run_loop, window.workflows.runs.stopped())
 
     wait_for(lambda: process_gone(child), timeout=10)  # the node's process went with the run
     stored = workspace.executions.get(record.execution_id)
     assert stored.status == RUNNING and stored.owner is None
-    assert window.runs.runner.is_interrupted(stored)
+    assert window.workflows.runs.runner.is_interrupted(stored)
     workspace.close()

@@ -1,7 +1,6 @@
 """Replaying a stored run on the canvas and comparing two runs, driven as a person would."""
 
 import asyncio
-import time
 from datetime import UTC, datetime, timedelta
 from itertools import pairwise
 from pathlib import Path
@@ -15,9 +14,9 @@ from PySide6.QtWidgets import QStyle, QStyleOptionSlider
 from studio.model import Workflow
 from studio.model.execution import ExecutionEvent
 from studio.model.run_view import RunView
-from studio.ui.main_window import MainWindow
 from studio.ui.run.compare_view import CompareView
 from studio.ui.run.replay_bar import ReplayBar, ReplayLog, playback_delays
+from studio.ui.window.main_window import MainWindow
 from studio.workspace import Workspace
 from tests.ui.run.window_runs import open_window
 
@@ -81,7 +80,7 @@ def picky_flow(workspace: Workspace, tmp_path: Path) -> Workflow:
 def window(qtbot, workspace: Workspace) -> MainWindow:
     window = open_window(qtbot, workspace)
     yield window
-    window.runs.shutdown()
+    window.workflows.runs.shutdown()
 
 
 # What the canvas should say, worked out from the stored events alone --------------------
@@ -124,11 +123,13 @@ def assert_canvas_at(bar: ReplayBar, overlay, events, node_ids, k: int) -> None:
 
 
 def replay(window: MainWindow, execution_id: str) -> tuple[ReplayBar, Any, list, list[str]]:
-    overlay = window.show_execution(execution_id)
-    node_ids = list(window.run_view(execution_id).nodes)
+    overlay = window.workflows.run_canvas.show_execution(execution_id)
+    node_ids = list(window.workflows.run_canvas.run_view(execution_id).nodes)
     events = window.workspace.executions.events(execution_id)
     bar = ReplayBar()
-    window.current_tab().layout().addWidget(bar)  # under the canvas, as the window places it
+    window.workflows.tabs.current().layout().addWidget(
+        bar
+    )  # under the canvas, as the window places it
     bar.load(execution_id, node_ids, events, overlay)
     return bar, overlay, events, node_ids
 
@@ -250,9 +251,9 @@ def test_the_replay_picture(qtbot, window, tmp_path) -> None:
     assert_canvas_at(bar, overlay, events, node_ids, retrying + 1)
     assert badge_texts(overlay)["flaky"] == "◐ Running · attempt 2"
     assert all(overlay.badges[n].heat is not None for n in node_ids)
-    window.current_tab().editor.view.fit_all()
+    window.workflows.tabs.current().editor.view.fit_all()
     qtbot.wait(50)
-    assert window.grab().save("/tmp/replay.png")
+    assert window.grab().save(str(tmp_path / "replay.png"))
 
 
 # The checkpoint cache ----------------------------------------------------------------------
@@ -292,21 +293,6 @@ def test_folding_from_checkpoints_equals_folding_from_the_start() -> None:
     # A replayed view is a copy: taking it apart does not touch the cache.
     log.view_at(120).nodes.clear()
     assert log.view_at(120).nodes
-
-
-def test_scrubbing_a_long_log_prints_how_fast_it_folds() -> None:
-    node_ids, events = synthetic_log(50, 100)
-    started = time.perf_counter()
-    log = ReplayLog("x", node_ids, events)
-    built = time.perf_counter() - started
-    started = time.perf_counter()
-    for k in range(0, len(events), 7):
-        log.view_at(k)
-    scrubbed = (time.perf_counter() - started) / len(range(0, len(events), 7))
-    print(
-        f"{len(events)} events: cache built in {built * 1000:.1f} ms, "
-        f"{scrubbed * 1e6:.0f} µs per moment"
-    )
 
 
 def test_playback_follows_the_runs_pace_within_ten_seconds() -> None:
@@ -368,7 +354,7 @@ def test_comparing_a_good_run_with_a_failed_one(qtbot, workspace, tmp_path) -> N
     assert '"type": "Refused"' in view.outputs[1].toPlainText()  # no output: the error instead
     view.resize(1000, 640)
     qtbot.wait(50)
-    assert view.grab().save("/tmp/compare.png")
+    assert view.grab().save(str(tmp_path / "compare.png"))
 
 
 def test_only_changed_hides_the_rows_that_did_the_same(qtbot, workspace) -> None:

@@ -20,7 +20,7 @@ ECHO_DEMO = Path(__file__).resolve().parents[3] / "blueprints" / "echo-demo-work
 def window(qtbot, run_loop):  # noqa: F811
     window = open_window(qtbot, Workspace())
     yield window
-    window.runs.shutdown()
+    window.workflows.runs.shutdown()
 
 
 def badge_texts(tab) -> dict[str, str]:
@@ -36,7 +36,7 @@ def badge_texts(tab) -> dict[str, str]:
 def test_echo_demo_runs_from_the_canvas(qtbot, window, run_loop, monkeypatch) -> None:  # noqa: F811
     monkeypatch.setattr(overlay_module, "FADE_AFTER_MS", 400)
     workflow = window.workspace.import_and_publish(ECHO_DEMO)
-    tab = window.open_workflow(workflow.id)
+    tab = window.workflows.tabs.open(workflow.id)
     seen: dict[str, list[str]] = {node.id: [] for node in workflow.nodes}
 
     def watch(_event) -> None:
@@ -44,15 +44,15 @@ def test_echo_demo_runs_from_the_canvas(qtbot, window, run_loop, monkeypatch) ->
             if not seen[node_id] or seen[node_id][-1] != text:
                 seen[node_id].append(text)
 
-    window.runs.eventArrived.connect(watch)
+    window.workflows.runs.eventArrived.connect(watch)
     qtbot.keyClick(tab.editor.view, Qt.Key.Key_F5)
-    dialog = window.run_input_dialog
+    dialog = window.workflows.run_actions.input_dialog
     assert dialog is not None and dialog.isVisible()
     dialog.editor.selectAll()
     qtbot.keyClicks(dialog.editor, '{"message": "hello from the canvas"}')
     act(run_loop, qtbot.mouseClick, dialog.run_button, Qt.MouseButton.LeftButton)
 
-    until(run_loop, lambda: "Completed" in window.run_progress.label.text())
+    until(run_loop, lambda: "Completed" in window.workflows.live_runs.progress.label.text())
     for node in workflow.nodes:
         states = [text.split(" · ")[0] for text in seen[node.id]]
         assert "◐ Running" in states, seen
@@ -74,13 +74,13 @@ def test_echo_demo_runs_from_the_canvas(qtbot, window, run_loop, monkeypatch) ->
     until(run_loop, lambda: not tab.overlay.is_shown, timeout=5)
     badges = [i for i in tab.editor.scene.items() if isinstance(i, NodeBadge)]
     assert badges == []
-    assert window.run_progress.show_button.isVisible()
-    qtbot.mouseClick(window.run_progress.show_button, Qt.MouseButton.LeftButton)
+    assert window.workflows.live_runs.progress.show_button.isVisible()
+    qtbot.mouseClick(window.workflows.live_runs.progress.show_button, Qt.MouseButton.LeftButton)
     assert tab.overlay.is_shown and tab.overlay.execution_id == record.execution_id
     assert all(text.startswith("✓ Completed") for text in badge_texts(tab).values())
 
     # And the run is in the history of the workflow, newest first.
-    history = window.history
+    history = window.workflows.run_docks.history
     until(run_loop, lambda: history.tree.run_count() == 1)
     row = history.tree.item_for(record.execution_id)
     assert row.text(0) == "✓ Completed"
@@ -88,9 +88,9 @@ def test_echo_demo_runs_from_the_canvas(qtbot, window, run_loop, monkeypatch) ->
 
 
 def test_a_draft_cannot_run_and_says_why(qtbot, window) -> None:
-    tab = window.new_workflow()
+    tab = window.workflows.files.new_workflow()
     qtbot.keyClick(tab.editor.view, Qt.Key.Key_F5)
-    assert window.run_input_dialog is None
+    assert window.workflows.run_actions.input_dialog is None
     box = window.findChild(object, "runProblem")
     assert box is not None and "Only published workflows can be executed" in box.text()
 
@@ -101,9 +101,9 @@ def test_run_from_here_reuses_the_first_node_and_reruns_the_second(
     run_loop,  # noqa: F811
 ) -> None:
     workflow = window.workspace.import_and_publish(ECHO_DEMO)
-    tab = window.open_workflow(workflow.id)
-    first = window.runs.start(workflow.id, {"message": "once"})
-    until(run_loop, lambda: not window.runs.is_driving(first.execution_id))
+    tab = window.workflows.tabs.open(workflow.id)
+    first = window.workflows.runs.start(workflow.id, {"message": "once"}).result(10)
+    until(run_loop, lambda: not window.workflows.runs.is_driving(first.execution_id))
 
     tab.editor.scene.select_only(["echo-back"])
     act(
@@ -115,7 +115,8 @@ def test_run_from_here_reuses_the_first_node_and_reruns_the_second(
     )
     until(run_loop, lambda: len(window.workspace.executions.find(workflow_id=workflow.id)) == 2)
     second = window.workspace.executions.find(workflow_id=workflow.id)[0]
-    until(run_loop, lambda: not window.runs.is_driving(second.execution_id))
+    until(run_loop, lambda: tab.overlay.execution_id == second.execution_id)  # it is announced
+    until(run_loop, lambda: not window.workflows.runs.is_driving(second.execution_id))
     assert tab.overlay.execution_id == second.execution_id
     texts = badge_texts(tab)
     assert texts["say-hello"].endswith("· reused")
@@ -140,23 +141,23 @@ def test_cancel_stops_the_run_shown_on_the_canvas(qtbot, window, run_loop, tmp_p
     workspace = Workspace(agent_dirs=[agents])
     window = open_window(qtbot, workspace)
     workflow = publish(workspace, tmp_path, data)
-    tab = window.open_workflow(workflow.id)
-    record = window.runs.start(workflow.id, None)
+    tab = window.workflows.tabs.open(workflow.id)
+    record = window.workflows.runs.start(workflow.id, None).result(timeout=10)
     until(run_loop, lambda: badge_texts(tab).get("wait", "").startswith("◐ Running"))
     act(run_loop, qtbot.keyClick, tab.editor.view, Qt.Key.Key_F5, Qt.KeyboardModifier.ShiftModifier)
-    until(run_loop, lambda: not window.runs.is_driving(record.execution_id), timeout=10)
+    until(run_loop, lambda: not window.workflows.runs.is_driving(record.execution_id), timeout=10)
     assert window.workspace.executions.get(record.execution_id).status == "cancelled"
     assert badge_texts(tab)["wait"] == "⊘ Cancelled"
-    window.runs.shutdown()
+    window.workflows.runs.shutdown()
 
 
 def test_replay_and_compare_open_from_the_runs_panel(qtbot, window, run_loop) -> None:  # noqa: F811
     workflow = window.workspace.import_and_publish(ECHO_DEMO)
-    tab = window.open_workflow(workflow.id)
+    tab = window.workflows.tabs.open(workflow.id)
     for message in ("one", "two"):
-        record = window.runs.start(workflow.id, {"message": message})
-        until(run_loop, lambda r=record: not window.runs.is_driving(r.execution_id))
-    history = window.history
+        record = window.workflows.runs.start(workflow.id, {"message": message}).result(10)
+        until(run_loop, lambda r=record: not window.workflows.runs.is_driving(r.execution_id))
+    history = window.workflows.run_docks.history
     until(run_loop, lambda: history.tree.run_count() == 2)
 
     history.select_execution(record.execution_id)
@@ -172,7 +173,7 @@ def test_replay_and_compare_open_from_the_runs_panel(qtbot, window, run_loop) ->
 
     history.tree.selectAll()
     qtbot.mouseClick(history.findChild(object, "compareButton"), Qt.MouseButton.LeftButton)
-    (compare,) = window.compare_windows
+    (compare,) = window.workflows.run_docks.compare_windows
     table = compare.findChild(object, "compareTable")
     changed = [table.item(row, 6).text() for row in range(table.rowCount())]
     assert any("output" in text for text in changed)
@@ -203,17 +204,17 @@ def test_deleting_a_node_during_a_run_and_undoing_keeps_the_overlay_working(
             {"id": "second", "name": "Second", "agentId": "pause"},
         ),
     )
-    tab = window.open_workflow(workflow.id)
-    record = window.runs.start(workflow.id, {"n": 1})
+    tab = window.workflows.tabs.open(workflow.id)
+    record = window.workflows.runs.start(workflow.id, {"n": 1}).result(timeout=10)
     until(run_loop, lambda: badge_texts(tab).get("first", "").startswith("◐ Running"))
     tab.editor.scene.select_only(["first"])
     tab.editor.delete_selection()  # the node and its edge leave the canvas mid-run
     until(run_loop, lambda: badge_texts(tab).get("second", "").startswith("◐ Running"))
     tab.editor.undo_stack.undo()  # and come back
-    until(run_loop, lambda: not window.runs.is_driving(record.execution_id))
+    until(run_loop, lambda: not window.workflows.runs.is_driving(record.execution_id))
     texts = badge_texts(tab)
     assert texts["first"].startswith("✓ Completed") and texts["second"].startswith("✓ Completed")
-    window.runs.shutdown()
+    window.workflows.runs.shutdown()
 
 
 @pytest.mark.parametrize(
@@ -233,9 +234,9 @@ def test_the_run_dialog_refuses_input_over_the_limits(
     said: str,
 ) -> None:
     workflow = window.workspace.import_and_publish(ECHO_DEMO)
-    tab = window.open_workflow(workflow.id)
+    tab = window.workflows.tabs.open(workflow.id)
     qtbot.keyClick(tab.editor.view, Qt.Key.Key_F5)
-    dialog = window.run_input_dialog
+    dialog = window.workflows.run_actions.input_dialog
     dialog.editor.selectAll()
     qtbot.keyClicks(dialog.editor, typed)
     assert not dialog.run_button.isEnabled()

@@ -38,7 +38,7 @@ def workspace(studio_data_dir: Path, tmp_path: Path) -> Workspace:
 def window(qtbot, workspace, run_loop):  # noqa: F811
     window = open_window(qtbot, workspace)
     yield window
-    window.runs.shutdown()
+    window.workflows.runs.shutdown()
 
 
 def test_a_flaky_node_shows_attempt_and_countdown_then_completes(
@@ -51,10 +51,12 @@ def test_a_flaky_node_shows_attempt_and_countdown_then_completes(
     data = flaky_flow()
     data["nodes"][0]["retryPolicy"].update(backoffBase=1.6, backoffMax=1.6)
     workflow = publish(workspace, tmp_path, data)
-    window.runs.runner.node_runner.rng = LongDraws()
-    window.open_workflow(workflow.id)
+    window.workflows.runs.runner.node_runner.rng = LongDraws()
+    window.workflows.tabs.open(workflow.id)
     seen: list[str] = []
-    window.runs.eventArrived.connect(lambda _e: seen.extend(badge_lines(window, "flaky")[:1]))
+    window.workflows.runs.eventArrived.connect(
+        lambda _e: seen.extend(badge_lines(window, "flaky")[:1])
+    )
 
     run_from_canvas(qtbot, window, run_loop)
     countdown = until(
@@ -87,16 +89,17 @@ def test_a_failed_run_that_rolled_back_shows_its_compensations_and_badge(
     ticket_state,
 ) -> None:
     workflow = publish(workspace, tmp_path, rollback_flow(close_tool=close_tool))
-    window.open_workflow(workflow.id)
+    window.workflows.tabs.open(workflow.id)
     run_from_canvas(qtbot, window, run_loop, '{"order": 42}')
-    until(run_loop, lambda: "Failed" in window.run_progress.label.text())
+    until(run_loop, lambda: "Failed" in window.workflows.live_runs.progress.label.text())
     until(run_loop, lambda: ticket_state in badge_lines(window, "create-ticket"))
     assert "↺ Compensated" in badge_lines(window, "reserve-room")
     assert badge_lines(window, "close-out")[0].startswith("✗ Failed")
 
-    history = window.history
+    history = window.workflows.run_docks.history
     until(run_loop, lambda: history.tree.run_count() == 1)
     history.select_execution(workspace.executions.find(workflow_id=workflow.id)[0].execution_id)
+    until(run_loop, lambda: not history.is_loading())
     detail = history.detail
     assert detail.findChild(object, "statusBadge").text() == "✗ Failed"
     assert detail.findChild(object, "compensationBadge").text() == badge
@@ -105,7 +108,7 @@ def test_a_failed_run_that_rolled_back_shows_its_compensations_and_badge(
     assert rows == ["Reserve room", "Create ticket"]  # unwind order: last done, first undone
 
     # Clicking the failed node on the canvas shows its step, with the error, below.
-    tab = window.current_tab()
+    tab = window.workflows.tabs.current()
     tab.editor.scene.select_only(["close-out"])
     assert "Close out" in detail.findChild(object, "inspectorTitle").text()
     assert "PolicyDenied" in detail.findChild(object, "errorDetails").text()
@@ -119,17 +122,17 @@ def test_a_run_waiting_for_approval_is_approved_from_the_panel_and_completes(
     run_loop,  # noqa: F811
 ) -> None:
     workflow = publish(workspace, tmp_path, gated_flow())
-    window.open_workflow(workflow.id)
+    window.workflows.tabs.open(workflow.id)
     run_from_canvas(qtbot, window, run_loop, '{"order": 7}')
     until(run_loop, lambda: badge_lines(window, "gate")[:1] == ["⏸ Waiting for approval"])
-    until(run_loop, lambda: window.approvals_dock.windowTitle() == "Approvals (1)")
+    until(run_loop, lambda: window.workflows.approvals_dock.windowTitle() == "Approvals (1)")
 
     qtbot.keyClick(
         window,
         Qt.Key.Key_A,
         Qt.KeyboardModifier.ControlModifier | Qt.KeyboardModifier.ShiftModifier,
     )
-    panel = window.approvals
+    panel = window.workflows.run_docks.approvals
     item = panel.list.topLevelItem(0)
     assert "gated" in item.text(0)
     rect = panel.list.visualItemRect(item)
@@ -137,14 +140,14 @@ def test_a_run_waiting_for_approval_is_approved_from_the_panel_and_completes(
     qtbot.keyClicks(panel.comment, "stock checked")
     act(run_loop, qtbot.mouseClick, panel.approve_button, Qt.MouseButton.LeftButton)
 
-    until(run_loop, lambda: "Completed" in window.run_progress.label.text())
-    user = window.runs.user
+    until(run_loop, lambda: "Completed" in window.workflows.live_runs.progress.label.text())
+    user = window.workflows.runs.user
     assert badge_lines(window, "gate") == [
         badge_lines(window, "gate")[0],
         f"✓ Approved by {user}",
     ]
     assert badge_lines(window, "after")[0].startswith("✓ Completed")
-    until(run_loop, lambda: window.approvals_dock.windowTitle() == "Approvals")
+    until(run_loop, lambda: window.workflows.approvals_dock.windowTitle() == "Approvals")
     task = workspace.human_tasks.for_execution(
         workspace.executions.find(workflow_id=workflow.id)[0].execution_id
     )[0]

@@ -2,7 +2,7 @@
 
 from PySide6.QtCore import Qt
 
-from studio.ui.main_window import MainWindow
+from studio.ui.window.main_window import MainWindow
 from studio.workspace import Workspace
 from tests.ui.run.run_loop import act
 
@@ -18,9 +18,9 @@ def open_window(qtbot, workspace: Workspace) -> MainWindow:
 
 def run_from_canvas(qtbot, window: MainWindow, run_loop, text: str | None = None) -> None:
     """Press F5 on the canvas in front, type the input (or keep the last one) and click Run."""
-    tab = window.current_tab()
+    tab = window.workflows.tabs.current()
     qtbot.keyClick(tab.editor.view, Qt.Key.Key_F5)
-    dialog = window.run_input_dialog
+    dialog = window.workflows.run_actions.input_dialog
     assert dialog is not None and dialog.isVisible()
     if text is not None:
         dialog.editor.selectAll()
@@ -30,6 +30,6 @@ def run_from_canvas(qtbot, window: MainWindow, run_loop, text: str | None = None
 
 def badge_lines(window: MainWindow, node_id: str) -> list[str]:
     """Every line of a node's badge on the canvas in front, as the person reads them."""
-    overlay = window.current_tab().overlay
+    overlay = window.workflows.tabs.current().overlay
     badge = overlay.badges.get(node_id) if overlay else None
     return [text for text, _colour in badge.lines] if badge else []

@@ -10,6 +10,13 @@ import asyncio
 from typing import Any, ClassVar
 
 from studio.engine.agent_kinds.base import AgentCall, AgentError, AgentKind
+from studio.model.agent_parameters import refusal
+
+PARAMETERS = {
+    "type": "object",
+    "properties": {"delaySeconds": {"type": "number", "minimum": 0}, "prefix": {"type": "string"}},
+}
+"""What the kind itself needs of its parameters, whatever an echo agent's schema declares."""
 
 
 class EchoKind(AgentKind):
@@ -19,15 +26,14 @@ class EchoKind(AgentKind):
 
     async def run(self, call: AgentCall) -> Any:
         """Wait ``delaySeconds``, then return the input with ``prefix`` applied."""
-        delay = _delay(call.parameters.get("delaySeconds", 0))
+        found = refusal(PARAMETERS, call.parameters)
+        if found is not None:
+            raise AgentError("InvalidParameters", found)
+        delay = float(call.parameters.get("delaySeconds", 0))
         if delay:
             await asyncio.sleep(delay)
         prefix = call.parameters.get("prefix")
-        if prefix is None:
-            return call.input
-        if not isinstance(prefix, str):
-            raise AgentError("InvalidParameters", "parameter 'prefix' must be a string")
-        return with_prefix(call.input, prefix)
+        return call.input if prefix is None else with_prefix(call.input, prefix)
 
 
 def with_prefix(value: Any, prefix: str) -> Any:
@@ -37,9 +43,3 @@ def with_prefix(value: Any, prefix: str) -> Any:
     if isinstance(value, dict) and isinstance(value.get("message"), str):
         return {**value, "message": prefix + value["message"]}
     return value
-
-
-def _delay(value: Any) -> float:
-    if isinstance(value, bool) or not isinstance(value, int | float) or value < 0:
-        raise AgentError("InvalidParameters", "parameter 'delaySeconds' must be a number >= 0")
-    return float(value)

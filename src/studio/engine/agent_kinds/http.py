@@ -11,8 +11,8 @@ Settings (all templates):
         except for GET and HEAD, which send no body.
 
 A JSON response is the output; any other response is ``{"status": code, "text": body}``.
-Status 400 and above is an ``HTTPError`` (status in the message and in details), a refused or
-broken connection a ``ConnectionError``, and an httpx timeout (the call's timeout) a ``Timeout``.
+Failures (status 400 and above, refused connections, timeouts) are mapped by
+:mod:`http_transport`, alike for this kind and the ``llm`` kind.
 """
 
 import re
@@ -20,7 +20,8 @@ from typing import Any, ClassVar
 
 import httpx
 
-from studio.engine.agent_kinds.base import AgentCall, AgentError, AgentKind, output_json
+from studio.engine.agent_kinds.base import AgentCall, AgentKind, output_json
+from studio.engine.agent_kinds.http_transport import invalid_url_reason, raise_for_status, send
 from studio.engine.agent_kinds.http_url import request_url
 from studio.engine.agent_kinds.settings import (
     invalid_agent,
@@ -31,7 +32,6 @@ from studio.engine.agent_kinds.settings import (
 )
 
 _BODYLESS_METHODS = frozenset({"GET", "HEAD"})
-_ERROR_TEXT_CHARS = 500
 _QUERY_SCALARS = (str, int, float, bool, type(None))
 _TOKEN = re.compile(r"[!#$%&'*+.^_`|~0-9A-Za-z-]+")
 """An HTTP token (RFC 9110): what a method or a header name may be."""
@@ -48,17 +48,12 @@ class HttpKind(AgentKind):
         """Send the request built from the settings and return the decoded response."""
         request = _request_arguments(call)
         where = f"{request['method']} {request['url']}"
-        # A client per call: kinds are shared and concurrent, and nothing outlives the call.
+        response = await send(call.timeout, where=where, **request)
+        raise_for_status(response, where, call.hide_secrets)
         try:
-            async with httpx.AsyncClient(timeout=call.timeout) as client:
-                response = await client.request(**request)
-        except httpx.TimeoutException as failure:
-            raise AgentError("Timeout", f"{where} timed out: {_reason(failure)}") from None
-        except (httpx.UnsupportedProtocol, httpx.InvalidURL) as failure:
-            raise AgentError("InvalidAgent", f"{where}: {_reason(failure)}") from None
-        except httpx.TransportError as failure:
-            raise AgentError("ConnectionError", f"{where} failed: {_reason(failure)}") from None
-        return _output(response, where, call)
+            return output_json(response.text)
+        except ValueError:
+            return {"status": response.status_code, "text": response.text}
 
 
 def _request_arguments(call: AgentCall) -> dict[str, Any]:
@@ -105,7 +100,8 @@ def _with_parameters(call: AgentCall, url: str) -> str:
     try:
         return str(httpx.URL(url).copy_merge_params(params))
     except httpx.InvalidURL as failure:
-        raise invalid_agent(call, "url", f"is not a valid URL: {_reason(failure)}") from None
+        reason = invalid_url_reason(failure)
+        raise invalid_agent(call, "url", f"is not a valid URL: {reason}") from None
 
 
 def _query_parameters(call: AgentCall) -> dict[str, Any]:
@@ -115,19 +111,3 @@ def _query_parameters(call: AgentCall) -> dict[str, Any]:
         if not all(isinstance(item, _QUERY_SCALARS) for item in values):
             raise invalid_agent(call, f"params.{name}", "must render to a scalar or a list of them")
     return params
-
-
-def _output(response: httpx.Response, where: str, call: AgentCall) -> Any:
-    status = response.status_code
-    if status >= 400:
-        text = call.hide_secrets(response.text)[:_ERROR_TEXT_CHARS]
-        message = f"{where} returned HTTP {status}" + (f": {text}" if text else "")
-        raise AgentError("HTTPError", message, {"status": status})
-    try:
-        return output_json(response.text)
-    except ValueError:
-        return {"status": status, "text": response.text}
-
-
-def _reason(failure: Exception) -> str:
-    return str(failure) or type(failure).__name__

@@ -15,7 +15,7 @@ from urllib.parse import quote
 
 from studio.engine.agent_kinds.base import AgentCall
 from studio.engine.agent_kinds.settings import invalid_agent, template_failure
-from studio.engine.templates import Piece, TemplateError, pieces, reference_text
+from studio.engine.rules.templates import Piece, TemplateError, pieces, reference_text
 from studio.model.agent_setting_rules import url_origin_is_literal
 
 _DOT_SEGMENTS = frozenset({".", ".."})

@@ -12,26 +12,28 @@ Settings:
     apiKeyRef: a credential reference (``env:NAME``, ``keyring:SERVICE/NAME``) resolved at
         call time. Without either, no Authorization header is sent.
 
-The output is ``{text, model, usage, finishReason}``. A status of 400 and above is an
-``HTTPError`` (429 a ``RateLimited``) with the status in its details; a refused connection is a
-``ConnectionError``, a timeout a ``Timeout``, and an answer without
-``choices[0].message.content`` an ``InvalidOutput``. The key and the call's other secrets are
-redacted from every error message.
+The output is ``{text, model, usage, finishReason}``. Failures of the request (status 400 and
+above, refused connections, timeouts) are mapped by :mod:`http_transport`, alike for this kind
+and the ``http`` kind; an answer without ``choices[0].message.content`` is an
+``InvalidOutput``. The key and the call's other secrets are redacted from every error message.
 """
 
-from collections.abc import Callable
 from typing import Any, ClassVar
 
 import httpx
 
 from studio.engine.agent_kinds.base import AgentCall, AgentError, AgentKind
+from studio.engine.agent_kinds.http_transport import (
+    ERROR_TEXT_CHARS,
+    Hide,
+    raise_for_status,
+    send,
+)
 from studio.engine.agent_kinds.settings import invalid_agent, rendered, rendered_text, setting
 from studio.engine.credentials import CredentialError, Redactor, resolve_reference
 from studio.engine.overrides import MODEL_OVERRIDE, SYSTEM_PROMPT_ADDITION
-from studio.engine.templates import as_text
+from studio.engine.rules.templates import as_text
 from studio.model.input_limits import parse_json_text
-
-_ERROR_TEXT_CHARS = 500
 
 
 class LlmKind(AgentKind):
@@ -51,23 +53,13 @@ class LlmKind(AgentKind):
             ) from None
 
 
-async def _complete(
-    call: AgentCall, api_key: str | None, hide: Callable[[str], str]
-) -> dict[str, Any]:
+async def _complete(call: AgentCall, api_key: str | None, hide: Hide) -> dict[str, Any]:
     url = rendered_text(call, "baseUrl", setting(call, "baseUrl")).rstrip("/") + "/chat/completions"
     body = _request_body(call)
     headers = {"Authorization": f"Bearer {api_key}"} if api_key else {}
     where = f"POST {url}"
-    # A client per call: kinds are shared and concurrent, and nothing outlives the call.
-    try:
-        async with httpx.AsyncClient(timeout=call.timeout, trust_env=False) as client:
-            response = await client.post(url, json=body, headers=headers)
-    except httpx.TimeoutException as failure:
-        raise AgentError("Timeout", f"{where} timed out: {_reason(failure)}") from None
-    except (httpx.UnsupportedProtocol, httpx.InvalidURL) as failure:
-        raise AgentError("InvalidAgent", f"{where}: {_reason(failure)}") from None
-    except httpx.TransportError as failure:
-        raise AgentError("ConnectionError", f"{where} failed: {_reason(failure)}") from None
+    response = await send(call.timeout, "POST", url, where, json=body, headers=headers)
+    raise_for_status(response, where, hide)
     return _output(response, where, body["model"], hide)
 
 
@@ -137,16 +129,9 @@ def _number(call: AgentCall, name: str) -> int | float | None:
     return value
 
 
-def _output(
-    response: httpx.Response, where: str, model: str, hide: Callable[[str], str]
-) -> dict[str, Any]:
-    """The answer, or an error whose text has secrets hidden before it is cut short."""
+def _output(response: httpx.Response, where: str, model: str, hide: Hide) -> dict[str, Any]:
+    """The answer, or an InvalidOutput whose text has secrets hidden before it is cut short."""
     status = response.status_code
-    if status >= 400:
-        error_type = "RateLimited" if status == 429 else "HTTPError"
-        reason = hide(_server_error(response))[:_ERROR_TEXT_CHARS]
-        message = f"{where} returned HTTP {status}" + (f": {reason}" if reason else "")
-        raise AgentError(error_type, message, {"status": status})
     try:
         answer = parse_json_text(response.text)
         choice = answer["choices"][0]
@@ -154,7 +139,7 @@ def _output(
     except (ValueError, KeyError, IndexError, TypeError):
         text = None
     if not isinstance(text, str):
-        shown = hide(response.text)[:_ERROR_TEXT_CHARS]
+        shown = hide(response.text)[:ERROR_TEXT_CHARS]
         message = f"{where}: the answer has no choices[0].message.content: {shown}"
         raise AgentError("InvalidOutput", message, {"status": status})
     return {
@@ -163,20 +148,3 @@ def _output(
         "usage": answer.get("usage") or {},
         "finishReason": choice.get("finish_reason"),
     }
-
-
-def _server_error(response: httpx.Response) -> str:
-    """The server's own error message: ``error.message`` (OpenAI), ``error`` (Ollama) or text."""
-    try:
-        error = parse_json_text(response.text).get("error")
-    except (ValueError, AttributeError):
-        error = None
-    if isinstance(error, dict) and isinstance(error.get("message"), str):
-        return error["message"]
-    if isinstance(error, str):
-        return error
-    return response.text
-
-
-def _reason(failure: Exception) -> str:
-    return str(failure) or type(failure).__name__

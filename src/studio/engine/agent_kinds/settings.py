@@ -8,7 +8,7 @@ from collections.abc import Mapping
 from typing import Any
 
 from studio.engine.agent_kinds.base import AgentCall, AgentError
-from studio.engine.templates import TemplateError, as_text, render, render_text
+from studio.engine.rules.templates import TemplateError, as_text, render, render_text
 
 _MISSING = object()
 

@@ -2,10 +2,11 @@
 
 import re
 from collections.abc import Callable
+from functools import partial
 
 import shiboken6
 from PySide6.QtCore import QPoint, QPointF, Signal
-from PySide6.QtGui import QGuiApplication, QUndoStack
+from PySide6.QtGui import QGuiApplication, QResizeEvent, QUndoStack
 from PySide6.QtWidgets import QMenu, QVBoxLayout, QWidget
 
 from studio.model import AgentRegistry, Edge, Node, Position, Workflow
@@ -37,7 +38,9 @@ class WorkflowEditor(QWidget):
     nodeActivated = Signal(str)  # double-click: open the drawer
     message = Signal(str)  # something to tell the person, in the status bar
 
-    def __init__(self, workflow: Workflow, agents: AgentRegistry, parent=None) -> None:
+    def __init__(
+        self, workflow: Workflow, agents: AgentRegistry, parent: QWidget | None = None
+    ) -> None:
         super().__init__(parent)
         self.agents = agents
         self.document = WorkflowDocument(workflow)
@@ -48,7 +51,7 @@ class WorkflowEditor(QWidget):
         layout.setContentsMargins(0, 0, 0, 0)
         layout.addWidget(self.view)
         self.minimap = Minimap(self.view)
-        self.palette: NodePalette | None = None
+        self.node_palette: NodePalette | None = None
         self._palette_position = QPointF()
         self.node_actions: list[tuple[str, Callable[[str], object]]] = []
         """Extra commands the window offers on a node's context menu (e.g. Run from here)."""
@@ -199,7 +202,7 @@ class WorkflowEditor(QWidget):
             [n.id for n in self.document.nodes], [e.id for e in self.document.edges]
         )
 
-    def find(self, text: str, after: str | None = None) -> str | None:
+    def find_node(self, text: str, after: str | None = None) -> str | None:
         """The next node whose name or agent contains ``text``; it is selected and centred."""
         query = text.strip().lower()
         if not query:
@@ -217,14 +220,15 @@ class WorkflowEditor(QWidget):
     def open_palette(self, where: QPointF) -> NodePalette:
         """Show the palette; the chosen agent becomes a node at ``where``."""
         self._palette_position = where
-        self.palette = NodePalette(list(self.agents), self)
-        self.palette.agentChosen.connect(
+        palette = NodePalette(list(self.agents), self)
+        palette.agentChosen.connect(
             lambda agent_id: self.add_node(agent_id, self._palette_position)
         )
-        self.palette.move(self.view.mapToGlobal(self.view.mapFromScene(where)))
-        self.palette.show()
-        self.palette.search.setFocus()
-        return self.palette
+        palette.move(self.view.mapToGlobal(self.view.mapFromScene(where)))
+        palette.show()
+        palette.search.setFocus()
+        self.node_palette = palette
+        return palette
 
     def context_menu(self, where: QPointF, node_id: str) -> QMenu:
         """What a right-click offers: on a node, what can be done to it; elsewhere, the canvas."""
@@ -237,7 +241,7 @@ class WorkflowEditor(QWidget):
             if self.node_actions:
                 menu.addSeparator()
             for text, act in self.node_actions:
-                menu.addAction(text, lambda act=act: act(node_id))
+                menu.addAction(text, partial(act, node_id))
         else:
             menu.addAction("Add node…", lambda: self.open_palette(where))
             menu.addAction("Paste", self.paste)
@@ -250,7 +254,7 @@ class WorkflowEditor(QWidget):
         """Show the context menu at the cursor."""
         self.context_menu(where, node_id).exec(at)
 
-    def resizeEvent(self, event) -> None:
+    def resizeEvent(self, event: QResizeEvent) -> None:
         super().resizeEvent(event)
         self.minimap.refit()
 

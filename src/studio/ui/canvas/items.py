@@ -5,6 +5,7 @@ editor (STYLE: item classes hold no business rules)."""
 
 import math
 from functools import cache
+from typing import Any
 
 from PySide6.QtCore import QPointF, QRectF, Qt
 from PySide6.QtGui import (
@@ -154,6 +155,14 @@ class NodeItem(QGraphicsItem):
         return self.mapToScene(QPointF(0, NODE_HEIGHT / 2))
 
 
+class ConditionLabel(QGraphicsRectItem):
+    """The boxed text of an edge's condition, drawn at the middle of the curve."""
+
+    def __init__(self, edge: "EdgeItem") -> None:
+        super().__init__(edge)
+        self.text = QGraphicsSimpleTextItem(self)
+
+
 class EdgeItem(QGraphicsPathItem):
     """A curve from one node's output to another's input, with its condition as a label.
 
@@ -170,8 +179,7 @@ class EdgeItem(QGraphicsPathItem):
         self.setZValue(-1)
         self.arrow = QGraphicsPolygonItem(self)
         # The label's items are made only for an edge with a condition (most have none).
-        self.label_box: QGraphicsRectItem | None = None
-        self.label_text: QGraphicsSimpleTextItem | None = None
+        self.label_box: ConditionLabel | None = None
         source.edges.append(self)
         target.edges.append(self)
         self.apply_colors()
@@ -187,7 +195,7 @@ class EdgeItem(QGraphicsPathItem):
         if self.label_box is not None:
             self.label_box.setPen(QPen(self.colors.edge, 1))
             self.label_box.setBrush(QBrush(self.colors.background))
-            self.label_text.setBrush(QBrush(self.colors.text))
+            self.label_box.text.setBrush(QBrush(self.colors.text))
 
     def update_from(self, edge: Edge) -> None:
         """Take the edge's current condition."""
@@ -199,11 +207,10 @@ class EdgeItem(QGraphicsPathItem):
         )
         self.setToolTip(self.label or "always")
         if self.label and self.label_box is None:
-            self.label_box = QGraphicsRectItem(self)
-            self.label_text = QGraphicsSimpleTextItem(self.label_box)
+            self.label_box = ConditionLabel(self)
             self.apply_colors()
         if self.label_box is not None:
-            self.label_text.setText(self.label)
+            self.label_box.text.setText(self.label)
             self.label_box.setVisible(bool(self.label))
         self.refresh()
 
@@ -221,14 +228,14 @@ class EdgeItem(QGraphicsPathItem):
         self.setPath(path)
         self.arrow.setPolygon(arrowhead(end, path.angleAtPercent(1.0)))
         if self.label and self.label_box is not None:
-            text = self.label_text.boundingRect()
+            text = self.label_box.text.boundingRect()
             middle = path.pointAtPercent(0.5)
             box = QRectF(0, 0, text.width() + 12, text.height() + 6)
             self.label_box.setRect(box)
             self.label_box.setPos(middle.x() - box.width() / 2, middle.y() - box.height() / 2)
-            self.label_text.setPos(6, 3)
+            self.label_box.text.setPos(6, 3)
 
-    def itemChange(self, change: QGraphicsItem.GraphicsItemChange, value):
+    def itemChange(self, change: QGraphicsItem.GraphicsItemChange, value: Any) -> Any:
         if change == QGraphicsItem.GraphicsItemChange.ItemSelectedHasChanged:
             self.apply_colors()
         return super().itemChange(change, value)

@@ -1,8 +1,15 @@
 """The node palette: type to find an agent, Enter to add it to the canvas."""
 
-from PySide6.QtCore import Qt, Signal
+from PySide6.QtCore import QEvent, QObject, Qt, Signal
 from PySide6.QtGui import QKeyEvent
-from PySide6.QtWidgets import QDialog, QLineEdit, QListWidget, QListWidgetItem, QVBoxLayout
+from PySide6.QtWidgets import (
+    QDialog,
+    QLineEdit,
+    QListWidget,
+    QListWidgetItem,
+    QVBoxLayout,
+    QWidget,
+)
 
 from studio.model import AgentDefinition
 
@@ -18,7 +25,7 @@ class NodePalette(QDialog):
 
     agentChosen = Signal(str)
 
-    def __init__(self, agents: list[AgentDefinition], parent=None) -> None:
+    def __init__(self, agents: list[AgentDefinition], parent: QWidget | None = None) -> None:
         super().__init__(parent, Qt.WindowType.Popup)
         self.setObjectName("nodePalette")
         self.agents = sorted(agents, key=lambda agent: agent.name.lower())
@@ -63,7 +70,7 @@ class NodePalette(QDialog):
         self.agentChosen.emit(item.data(Qt.ItemDataRole.UserRole))
         self.accept()
 
-    def eventFilter(self, watched, event) -> bool:
+    def eventFilter(self, watched: QObject, event: QEvent) -> bool:
         # Up and Down in the search box move through the list, as in every command palette.
         arrows = (Qt.Key.Key_Down, Qt.Key.Key_Up)
         if (

@@ -1,13 +1,13 @@
 """The scene mirrors a WorkflowDocument: it adds, moves, updates and removes items as the
 document announces changes, and never changes the document itself."""
 
-from collections.abc import Callable
+from collections.abc import Callable, Iterable
 
-from PySide6.QtCore import QRectF
+from PySide6.QtCore import QLineF, QObject, QRect, QRectF
 from PySide6.QtGui import QBrush, QPainter, QPen
 from PySide6.QtWidgets import QGraphicsScene
 
-from studio.model import AgentRegistry
+from studio.model import AgentRegistry, Edge, Node
 from studio.model.document import DocumentEvent, WorkflowDocument
 from studio.ui.canvas.items import EdgeItem, NodeItem
 from studio.ui.canvas.style import GRID, canvas_colors
@@ -16,7 +16,9 @@ from studio.ui.canvas.style import GRID, canvas_colors
 class WorkflowScene(QGraphicsScene):
     """Items for every node and edge of one document."""
 
-    def __init__(self, document: WorkflowDocument, agents: AgentRegistry, parent=None) -> None:
+    def __init__(
+        self, document: WorkflowDocument, agents: AgentRegistry, parent: QObject | None = None
+    ) -> None:
         super().__init__(parent)
         self.document, self.agents = document, agents
         self.colors = canvas_colors()
@@ -74,7 +76,7 @@ class WorkflowScene(QGraphicsScene):
         """Ids of the selected edges."""
         return [item.edge_id for item in self.selectedItems() if isinstance(item, EdgeItem)]
 
-    def select_only(self, node_ids: list[str] = (), edge_ids: list[str] = ()) -> None:
+    def select_only(self, node_ids: Iterable[str] = (), edge_ids: Iterable[str] = ()) -> None:
         """Select exactly these nodes and edges."""
         self.clearSelection()
         for node_id in node_ids:
@@ -84,7 +86,8 @@ class WorkflowScene(QGraphicsScene):
             if edge_id in self.edge_items:
                 self.edge_items[edge_id].setSelected(True)
 
-    def drawBackground(self, painter: QPainter, rect: QRectF) -> None:
+    def drawBackground(self, painter: QPainter, exposed: QRectF | QRect) -> None:
+        rect = QRectF(exposed)
         painter.fillRect(rect, QBrush(self.colors.background))
         scale = painter.worldTransform().m11()
         if not self.show_grid or scale < 0.5:
@@ -94,11 +97,11 @@ class WorkflowScene(QGraphicsScene):
         top = int(rect.top() // GRID) * GRID
         x = left
         while x < rect.right():
-            painter.drawLine(x, rect.top(), x, rect.bottom())
+            painter.drawLine(QLineF(x, rect.top(), x, rect.bottom()))
             x += GRID
         y = top
         while y < rect.bottom():
-            painter.drawLine(rect.left(), y, rect.right(), y)
+            painter.drawLine(QLineF(rect.left(), y, rect.right(), y))
             y += GRID
 
     def _on_event(self, event: DocumentEvent) -> None:
@@ -108,9 +111,21 @@ class WorkflowScene(QGraphicsScene):
         agent = self.agents.get(agent_id)
         return agent.kind if agent else None
 
+    def _node(self, node_id: str) -> Node:
+        node = self.document.node(node_id)
+        if node is None:
+            raise KeyError(f"the document announced node {node_id!r}, which it does not hold")
+        return node
+
+    def _edge(self, edge_id: str) -> Edge:
+        edge = self.document.edge(edge_id)
+        if edge is None:
+            raise KeyError(f"the document announced edge {edge_id!r}, which it does not hold")
+        return edge
+
     def _add_nodes(self, ids: tuple[str, ...]) -> None:
         for node_id in ids:
-            node = self.document.node(node_id)
+            node = self._node(node_id)
             item = NodeItem(node, self._kind_of(node.agent_id), self.colors)
             self.node_items[node_id] = item
             self.addItem(item)
@@ -121,17 +136,17 @@ class WorkflowScene(QGraphicsScene):
 
     def _update_nodes(self, ids: tuple[str, ...]) -> None:
         for node_id in ids:
-            node = self.document.node(node_id)
+            node = self._node(node_id)
             self.node_items[node_id].update_from(node, self._kind_of(node.agent_id))
 
     def _move_nodes(self, ids: tuple[str, ...]) -> None:
         for node_id in ids:
-            position = self.document.node(node_id).position
+            position = self._node(node_id).position
             self.node_items[node_id].move_to(position.x, position.y)
 
     def _add_edges(self, ids: tuple[str, ...]) -> None:
         for edge_id in ids:
-            edge = self.document.edge(edge_id)
+            edge = self._edge(edge_id)
             item = EdgeItem(
                 edge, self.node_items[edge.source], self.node_items[edge.target], self.colors
             )
@@ -146,4 +161,4 @@ class WorkflowScene(QGraphicsScene):
 
     def _update_edges(self, ids: tuple[str, ...]) -> None:
         for edge_id in ids:
-            self.edge_items[edge_id].update_from(self.document.edge(edge_id))
+            self.edge_items[edge_id].update_from(self._edge(edge_id))

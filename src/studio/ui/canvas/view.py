@@ -2,8 +2,17 @@
 
 Gestures become intents (signals carrying ids); the editor turns them into undo commands."""
 
+from dataclasses import dataclass
+
 from PySide6.QtCore import QPoint, QPointF, QRectF, Qt, Signal
-from PySide6.QtGui import QKeyEvent, QMouseEvent, QPainter, QPen, QWheelEvent
+from PySide6.QtGui import (
+    QContextMenuEvent,
+    QKeyEvent,
+    QMouseEvent,
+    QPainter,
+    QPen,
+    QWheelEvent,
+)
 from PySide6.QtWidgets import QGraphicsPathItem, QGraphicsView, QToolTip
 
 from studio.model import Position
@@ -13,6 +22,14 @@ from studio.ui.canvas.style import GRID
 
 ZOOM_STEP = 1.15
 MIN_ZOOM, MAX_ZOOM = 0.05, 4.0
+
+
+@dataclass
+class LinkDrag:
+    """A link being drawn: the output port it starts at and the dashed curve that follows."""
+
+    port: PortItem
+    preview: QGraphicsPathItem
 
 
 class WorkflowView(QGraphicsView):
@@ -35,8 +52,7 @@ class WorkflowView(QGraphicsView):
         self.setFocusPolicy(Qt.FocusPolicy.StrongFocus)
         self.snap_to_grid = False
         self._press_positions: dict[str, Position] = {}
-        self._link_from: PortItem | None = None
-        self._link_preview: QGraphicsPathItem | None = None
+        self._link: LinkDrag | None = None
         self._pan_origin: QPointF | None = None
         self._space_held = False
 
@@ -106,11 +122,12 @@ class WorkflowView(QGraphicsView):
 
     def mouseMoveEvent(self, event: QMouseEvent) -> None:
         if self._pan_origin is not None:
-            self._pan_to(event)
+            self._pan_to(event, self._pan_origin)
             return
-        if self._link_from is not None:
+        if self._link is not None:
             end = self.mapToScene(event.position().toPoint())
-            self._link_preview.setPath(curve_between(self._link_from.node_item.output_point(), end))
+            start = self._link.port.node_item.output_point()
+            self._link.preview.setPath(curve_between(start, end))
             return
         super().mouseMoveEvent(event)
         if self._press_positions:  # dragging nodes: their edges follow
@@ -123,8 +140,8 @@ class WorkflowView(QGraphicsView):
             self._pan_origin = None
             self.setCursor(Qt.CursorShape.ArrowCursor)
             return
-        if self._link_from is not None:
-            self._finish_link(event)
+        if self._link is not None:
+            self._finish_link(event, self._link)
             return
         super().mouseReleaseEvent(event)
         self._report_move()
@@ -139,7 +156,7 @@ class WorkflowView(QGraphicsView):
         else:
             super().mouseDoubleClickEvent(event)
 
-    def contextMenuEvent(self, event) -> None:
+    def contextMenuEvent(self, event: QContextMenuEvent) -> None:
         point = event.pos()
         node = self._node_at(point)
         if node is not None and not node.isSelected():
@@ -198,29 +215,28 @@ class WorkflowView(QGraphicsView):
         self._pan_origin = event.position()
         self.setCursor(Qt.CursorShape.ClosedHandCursor)
 
-    def _pan_to(self, event: QMouseEvent) -> None:
-        delta = event.position() - self._pan_origin
+    def _pan_to(self, event: QMouseEvent, origin: QPointF) -> None:
+        delta = event.position() - origin
         self._pan_origin = event.position()
         self.horizontalScrollBar().setValue(int(self.horizontalScrollBar().value() - delta.x()))
         self.verticalScrollBar().setValue(int(self.verticalScrollBar().value() - delta.y()))
 
     def _start_link(self, port: PortItem) -> None:
-        self._link_from = port
-        self._link_preview = QGraphicsPathItem()
-        self._link_preview.setPen(QPen(self.workflow_scene.colors.port, 2, Qt.PenStyle.DashLine))
-        self.workflow_scene.addItem(self._link_preview)
+        preview = QGraphicsPathItem()
+        preview.setPen(QPen(self.workflow_scene.colors.port, 2, Qt.PenStyle.DashLine))
+        self.workflow_scene.addItem(preview)
+        self._link = LinkDrag(port, preview)
 
-    def _finish_link(self, event: QMouseEvent) -> None:
-        source = self._link_from
-        self._link_from = None
-        self.workflow_scene.removeItem(self._link_preview)
-        self._link_preview = None
+    def _finish_link(self, event: QMouseEvent, link: LinkDrag) -> None:
+        self._link = None
+        self.workflow_scene.removeItem(link.preview)
+        source = link.port
         target = self._node_at(event.position().toPoint())
         if target is not None and target.node_id != source.node_id:
             where = QPointF(self.mapToGlobal(event.position().toPoint()))
             self.linkRequested.emit(source.node_id, target.node_id, where)
 
-    def _node_at(self, point) -> NodeItem | None:
+    def _node_at(self, point: QPoint) -> NodeItem | None:
         for item in self.items(point):
             if isinstance(item, NodeItem):
                 return item

@@ -14,8 +14,9 @@ from PySide6.QtWidgets import (
     QWidget,
 )
 
-from studio.engine.paths import InvalidPath, parse_path
+from studio.engine.rules.paths import InvalidPath, parse_path
 from studio.model import CONDITION_OPERATORS, Edge, EdgeCondition
+from studio.model.workflow import ConditionOperator
 from studio.ui.panels.condition_value import (
     ConditionValueError,
     condition_value_text,
@@ -175,7 +176,9 @@ class ConditionEditor(QWidget):
         self.value_message.show_error(value_problem)
         if field_problem or value_problem:
             return False
-        return EdgeCondition(field=self.field_edit.text().strip(), operator=operator, value=value)
+        return EdgeCondition(
+            field=self.field_edit.text().strip(), operator=_operator(operator), value=value
+        )
 
     def _value(self, operator: str) -> tuple[Any, str | None]:
         if operator == "exists":
@@ -197,3 +200,11 @@ def _field_problem(field: str) -> str | None:
             "list items, such as result.items[0].name."
         )
     return None
+
+
+def _operator(chosen: str) -> ConditionOperator:
+    """The operator the combo holds, as the model names it."""
+    for operator in CONDITION_OPERATORS:
+        if operator == chosen:
+            return operator
+    raise ValueError(f"unknown condition operator {chosen!r}")

@@ -91,8 +91,17 @@ class CredentialsTable(QWidget):
     def add_row(self) -> None:
         """Append an empty row and start editing its name."""
         self._append("", "")
-        self.table.setCurrentCell(self.table.rowCount() - 1, NAME)
-        self.table.editItem(self.table.item(self.table.rowCount() - 1, NAME))
+        row = self.table.rowCount() - 1
+        self.table.setCurrentCell(row, NAME)
+        self.table.editItem(self._name_item(row))
+
+    def _name_item(self, row: int) -> QTableWidgetItem:
+        """The name cell of ``row``, made when the row has none yet."""
+        item = self.table.item(row, NAME)
+        if item is None:
+            item = QTableWidgetItem("")
+            self.table.setItem(row, NAME, item)
+        return item
 
     def _append(self, name: str, reference: str) -> None:
         row = self.table.rowCount()

@@ -5,6 +5,7 @@ from typing import Any
 from PySide6.QtCore import Signal
 from PySide6.QtWidgets import QLabel, QVBoxLayout, QWidget
 
+from studio.model.agent_parameters import field_problem
 from studio.ui.panels.inline_message import InlineMessage, message_colour
 
 
@@ -26,6 +27,8 @@ class FieldEditor(QWidget):
     ``value()`` is the current value (None for "not set"); it means nothing while ``error()``
     is not None. ``changed`` carries a committed, valid value that differs from the last one
     committed or set; an invalid value shows a message under the field and is never emitted.
+    A value is valid when the input can be read and the field's JSON Schema holds for it (the
+    message is the one publishing and the engine give, see :mod:`studio.model.agent_parameters`).
     """
 
     changed = Signal(object)
@@ -55,11 +58,11 @@ class FieldEditor(QWidget):
         self._show_value(value)
         self._committed = self.value() if self._input_error() is None else value
         self._external_error = None
-        self.message.show_error(self._input_error())
+        self.message.show_error(self._problem())
 
     def error(self) -> str | None:
         """Why the value in the input cannot be used, or None when it can."""
-        return self._input_error() or self._external_error
+        return self._problem() or self._external_error
 
     def show_error(self, message: str | None) -> None:
         """Show a message found by a check outside this field (a model rule, say)."""
@@ -73,7 +76,16 @@ class FieldEditor(QWidget):
         raise NotImplementedError
 
     def _input_error(self) -> str | None:
+        """Why the text in the input cannot be read as a value (editors that parse say)."""
         return None
+
+    def _problem(self) -> str | None:
+        """The input's own error, else what the schema says of the value (None when unset)."""
+        input_error = self._input_error()
+        if input_error is not None:
+            return input_error
+        value = self.value()
+        return None if value is None else field_problem(self.schema, value)
 
     def _add_input(self, widget: QWidget) -> None:
         """Place the input above the message, with the schema's description as a hint."""
@@ -91,7 +103,7 @@ class FieldEditor(QWidget):
     def _commit(self) -> None:
         """Check the input; emit its value if it is valid and new."""
         self._external_error = None
-        problem = self._input_error()
+        problem = self._problem()
         self.message.show_error(problem)
         if problem is not None:
             return

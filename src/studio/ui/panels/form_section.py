@@ -21,7 +21,7 @@ class FormSection(QWidget):
 
     def __init__(self, title: str, parent: QWidget | None = None) -> None:
         super().__init__(parent)
-        outer = QVBoxLayout(self)
+        self.column = outer = QVBoxLayout(self)
         outer.setContentsMargins(0, 8, 0, 4)
         outer.setSpacing(6)
         heading = QLabel(title)
@@ -56,7 +56,7 @@ class FormSection(QWidget):
         """The label widgets of the form's rows."""
         role = QFormLayout.ItemRole.LabelRole
         items = (self.form.itemAt(row, role) for row in range(self.form.rowCount()))
-        return [item.widget() for item in items if item is not None and item.widget()]
+        return [widget for item in items if item is not None and (widget := item.widget())]
 
 
 def align_label_columns(sections: Iterable[FormSection]) -> None:

@@ -3,7 +3,7 @@
 from typing import Any
 
 from PySide6.QtCore import Qt, Signal
-from PySide6.QtWidgets import QComboBox, QLabel, QWidget
+from PySide6.QtWidgets import QComboBox, QLabel, QLineEdit, QWidget
 
 from studio.model import AgentDefinition, Node
 from studio.model.overrides import MODEL_OVERRIDE_CAP, prompt_addition_cap
@@ -27,9 +27,11 @@ class NodeOverridesSection(FormSection):
         self.model_combo = QComboBox()
         self.model_combo.setEditable(True)
         self.model_combo.setInsertPolicy(QComboBox.InsertPolicy.NoInsert)
-        self.model_combo.lineEdit().setPlaceholderText(AGENT_DEFAULT_MODEL)
+        model_line = QLineEdit()  # the combo's own line edit, kept so it is never None here
+        model_line.setPlaceholderText(AGENT_DEFAULT_MODEL)
+        self.model_combo.setLineEdit(model_line)
         self.model_combo.activated.connect(self._on_model_committed)
-        self.model_combo.lineEdit().editingFinished.connect(self._on_model_committed)
+        model_line.editingFinished.connect(self._on_model_committed)
         self.model_message = InlineMessage()
         self.prompt_edit = CommitTextEdit()
         self.prompt_edit.set_visible_lines(5)

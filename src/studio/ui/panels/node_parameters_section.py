@@ -25,7 +25,7 @@ class NodeParametersSection(FormSection):
         self._values: dict[str, Any] = {}
         self.note = InlineMessage()
         self.note.setObjectName("parametersNote")
-        self.layout().addWidget(self.note)  # below the form, so rebuilding rows keeps it
+        self.column.addWidget(self.note)  # below the form, so rebuilding rows keeps it
 
     def load(self, agent: AgentDefinition | None, parameters: dict[str, Any]) -> None:
         """Build the editors for the agent's schema and show the node's values in them."""

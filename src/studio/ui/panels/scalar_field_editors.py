@@ -67,12 +67,6 @@ class ChoiceFieldEditor(FieldEditor):
         self.combo.setCurrentIndex(index)
         self.combo.blockSignals(False)
 
-    def _input_error(self) -> str | None:
-        value, options = self.value(), self.schema.get("enum", [])
-        if value is not None and not any(same_value(value, option) for option in options):
-            return "This value is not one of the choices the agent declares."
-        return None
-
 
 class NumberFieldEditor(FieldEditor):
     """A number typed in a line edit and checked against the schema's bounds on commit."""
@@ -101,9 +95,7 @@ class NumberFieldEditor(FieldEditor):
 
     def _input_error(self) -> str | None:
         parsed = self._parse()
-        if isinstance(parsed, str):
-            return parsed
-        return None if parsed is None else _bounds_error(parsed, self.schema)
+        return parsed if isinstance(parsed, str) else None
 
     def _parse(self) -> int | float | str | None:
         """The number typed, None when empty, or a message saying what is wrong."""
@@ -147,20 +139,6 @@ class BooleanFieldEditor(FieldEditor):
             bool(self.schema.get("default", False) if value is None else value)
         )
         self.check_box.blockSignals(False)
-
-
-def _bounds_error(number: float, schema: dict[str, Any]) -> str | None:
-    checks = (
-        ("minimum", lambda bound: number >= bound, "at least"),
-        ("exclusiveMinimum", lambda bound: number > bound, "greater than"),
-        ("maximum", lambda bound: number <= bound, "at most"),
-        ("exclusiveMaximum", lambda bound: number < bound, "less than"),
-    )
-    for key, holds, words in checks:
-        bound = schema.get(key)
-        if isinstance(bound, int | float) and not isinstance(bound, bool) and not holds(bound):
-            return f"Must be {words} {format_number(bound)}."
-    return None
 
 
 def _range_hint(schema: dict[str, Any]) -> str:

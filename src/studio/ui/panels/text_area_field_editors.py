@@ -11,8 +11,6 @@ from studio.ui.panels.commit_text_edit import CommitTextEdit
 from studio.ui.panels.field_editor import FieldEditor, default_placeholder
 from studio.ui.panels.pygments_highlighter import PygmentsHighlighter
 
-_EXPECTED_WORDS = {dict: "a mapping of keys to values", list: "a list"}
-
 
 class StringListFieldEditor(FieldEditor):
     """A list of strings, one per line; blank lines are dropped and an empty box is "not set"."""
@@ -42,13 +40,12 @@ class StringListFieldEditor(FieldEditor):
 class YamlFieldEditor(FieldEditor):
     """Structured data written as YAML (JSON is accepted too), coloured as it is typed.
 
-    The schema's type decides what the text must hold: an object needs a mapping, an array a
-    list; a schema without a type takes any value. Malformed text is reported with its line.
+    The schema decides what the text must hold (an object needs a mapping, an array a list; a
+    schema without a type takes any value). Malformed text is reported with its line.
     """
 
     def __init__(self, name: str, schema: dict[str, Any], parent: QWidget | None = None) -> None:
         super().__init__(name, schema, parent)
-        self.expected: type | None = {"object": dict, "array": list}.get(schema.get("type", ""))
         self.text_edit = CommitTextEdit(monospace=True)
         self.text_edit.setLineWrapMode(CommitTextEdit.LineWrapMode.NoWrap)  # wrapped YAML misleads
         self.text_edit.set_visible_lines(5)
@@ -89,9 +86,6 @@ class YamlFieldEditor(FieldEditor):
         beyond = limit_problem(parsed)
         if beyond is not None:
             return None, f"Not accepted: {beyond}."
-        if self.expected is not None and not isinstance(parsed, self.expected):
-            found = type(parsed).__name__ if parsed is not None else "nothing"
-            return None, f"Expected {_EXPECTED_WORDS[self.expected]}, found {found}."
         return parsed, None
 
 

@@ -1,12 +1,12 @@
 """Pydantic validation errors in words a person can act on."""
 
 from collections.abc import Iterable
-from typing import Any
 
 from pydantic import ValidationError
+from pydantic_core import ErrorDetails
 
 
-def describe_errors(errors: Iterable[dict[str, Any]]) -> str:
+def describe_errors(errors: Iterable[ErrorDetails]) -> str:
     """One line per model rule broken: where (a dotted path), then what."""
     return "\n".join(
         f"{'.'.join(str(part) for part in error['loc']) or 'value'}: {error['msg']}"

@@ -88,36 +88,37 @@ class WorkflowConfigPanel(QWidget):
         self.message.show_error(f"Could not save the workflow settings: {text}")
 
     def _emit_changes(self) -> None:
-        if self._current is None:
+        current = self._current
+        if current is None:
             return
-        edited = self._general_values()
-        configuration = self._configuration()
+        edited = self._general_values(current)
+        configuration = self._configuration(current)
         if configuration is not None:  # an invalid configuration is reported, not emitted
             edited["configuration"] = configuration
         changed = {
             name: value
             for name, value in edited.items()
-            if not _same_property(value, self._current[name])
+            if not _same_property(value, current[name])
         }
         if not changed:
             return
-        self._current.update(changed)
+        current.update(changed)
         self.propertiesEdited.emit(changed)
 
-    def _general_values(self) -> dict[str, Any]:
+    def _general_values(self, current: dict[str, Any]) -> dict[str, Any]:
         name = self.name_edit.text().strip()
         self.name_message.show_error(None if name else "A workflow needs a name.")
         timeout_ok = self.timeout_editor.error() is None
         return {
-            "name": name or self._current["name"],
+            "name": name or current["name"],
             "description": self.description_edit.toPlainText(),
             "category": self.category_edit.text().strip(),
-            "timeout": self.timeout_editor.value() if timeout_ok else self._current["timeout"],
+            "timeout": self.timeout_editor.value() if timeout_ok else current["timeout"],
         }
 
-    def _configuration(self) -> WorkflowConfiguration | None:
+    def _configuration(self, current: dict[str, Any]) -> WorkflowConfiguration | None:
         """The configuration in the form, or None (with messages shown) when it is invalid."""
-        data = self._current["configuration"].model_dump()
+        data = current["configuration"].model_dump()
         for name, editor in self.data_editors.items():
             if editor.error() is None:
                 data[name] = editor.value() or {}

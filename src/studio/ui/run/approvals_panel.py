@@ -2,10 +2,12 @@
 
 It lists the waiting tasks, shows the input the selected node would receive and hands a
 decision to the ``decide`` function it was given. Resuming the run is left to whoever passed
-that function; the panel announces each decision with ``decided``.
+that function; the panel announces each decision with ``decided``. The store is read on the
+store thread; the list follows when the answer arrives.
 """
 
 from collections.abc import Callable
+from concurrent.futures import Future
 from dataclasses import dataclass
 from datetime import UTC, datetime
 
@@ -27,11 +29,12 @@ from PySide6.QtWidgets import (
 )
 
 from studio.model import Workflow
-from studio.model.errors import NotFoundError, StudioError
+from studio.model.errors import NotFoundError
 from studio.store.human_tasks import HumanTask
 from studio.ui.panels.inline_message import InlineMessage
 from studio.ui.run.json_view import JsonView
 from studio.ui.run.time_text import timestamp_text, waited_text
+from studio.ui.store_calls import StoreCalls
 from studio.workspace import Workspace
 
 WORKFLOW, NODE, WAITING, TITLE = 0, 1, 2, 3
@@ -42,8 +45,9 @@ APPROVE_KEYS = ("Ctrl+Return", "Ctrl+Enter")
 REJECT_KEYS = ("Ctrl+Shift+Return", "Ctrl+Shift+Enter")
 TICK_MS = 30_000
 
-Decide = Callable[[str, str, bool, str | None], object]
-"""``decide(execution_id, node_id, approved, comment)``; may raise a StudioError."""
+Decide = Callable[[str, str, bool, str | None], "Future[HumanTask]"]
+"""``decide(execution_id, node_id, approved, comment)``: the decision, stored off the UI
+thread; the future fails with a StudioError when the decision is refused."""
 
 
 @dataclass(frozen=True)
@@ -83,25 +87,38 @@ class ApprovalsPanel(QWidget):
     decided = Signal(str, str, bool)  # execution id, node id, approved
     countChanged = Signal(int)
 
-    def __init__(self, workspace: Workspace, decide: Decide, parent: QWidget | None = None):
+    def __init__(
+        self,
+        workspace: Workspace,
+        decide: Decide,
+        parent: QWidget | None = None,
+        store: StoreCalls | None = None,
+    ) -> None:
         super().__init__(parent)
         self._workspace, self._decide = workspace, decide
+        self._store = store or StoreCalls(parent=self)
         self._deciding = False
         self._load_failed = False
+        self._loading = False
+        self._load_again: tuple[str | None, str | None] | None = None
+        self._after_load: list[Callable[[], None]] = []  # told once the list is read again
         self.message = InlineMessage()
         self.message.setObjectName("approvalMessage")
-        self.retry_button = QPushButton("Retry", objectName="retryButton")
+        self.retry_button = QPushButton("Retry")
+        self.retry_button.setObjectName("retryButton")
         self.retry_button.hide()
         self.retry_button.clicked.connect(self.refresh)
         self.list = self._build_list()
         self.input_view = self._build_input_view()
-        self.comment = QLineEdit(objectName="approvalComment")
+        self.comment = QLineEdit()
+        self.comment.setObjectName("approvalComment")
         self.comment.setPlaceholderText(COMMENT_PLACEHOLDER)
         self.approve_button = self._button("Approve", "approveButton", APPROVE_KEYS[0])
         self.reject_button = self._button("Reject", "rejectButton", REJECT_KEYS[0])
         self.approve_button.clicked.connect(self.approve_selected)
         self.reject_button.clicked.connect(self.reject_selected)
-        self.empty_label = QLabel(EMPTY_TEXT, objectName="approvalsEmpty")
+        self.empty_label = QLabel(EMPTY_TEXT)
+        self.empty_label.setObjectName("approvalsEmpty")
         self.empty_label.setAlignment(Qt.AlignmentFlag.AlignCenter)
         self.pages = QStackedWidget()
         self.pages.addWidget(self.empty_label)
@@ -114,7 +131,8 @@ class ApprovalsPanel(QWidget):
         self._show_selected()
 
     def _build_list(self) -> QTreeWidget:
-        tree = QTreeWidget(objectName="approvalsList")
+        tree = QTreeWidget()
+        tree.setObjectName("approvalsList")
         tree.setAccessibleName("Waiting approvals")
         tree.setColumnCount(4)
         tree.setHeaderLabels(["Workflow", "Node", "Waiting since", "Title"])
@@ -137,7 +155,8 @@ class ApprovalsPanel(QWidget):
         return view
 
     def _button(self, text: str, name: str, keys: str) -> QPushButton:
-        button = QPushButton(text, objectName=name)
+        button = QPushButton(text)
+        button.setObjectName(name)
         shown = QKeySequence(keys).toString(QKeySequence.SequenceFormat.NativeText)
         button.setToolTip(f"{text} the selected task ({shown})")
         return button
@@ -189,6 +208,10 @@ class ApprovalsPanel(QWidget):
         """
         self._reload()
 
+    def focus_list(self) -> None:
+        """Put the keyboard focus on the waiting tasks."""
+        self.list.setFocus()
+
     def selected_task(self) -> tuple[str, str] | None:
         """The (execution id, node id) of the selected task, if one is selected."""
         task = self._selected()
@@ -210,31 +233,42 @@ class ApprovalsPanel(QWidget):
         self.message.clear_message()
         comment = self.comment.text().strip() or None
         self._deciding = True
-        try:
-            self._decide(task.execution_id, task.node_id, approved, comment)
-        except StudioError as failure:  # the comment stays, so nothing typed is lost
-            self._reload(error=str(failure))
-            return
-        finally:
-            self._deciding = False
-        self.comment.clear()
-        self.list.clearSelection()
-        if self._reload():
-            self.message.show_note(f"{'Approved' if approved else 'Rejected'} '{node_label}'.")
-        self.decided.emit(task.execution_id, task.node_id, approved)
+        decision = self._decide(task.execution_id, task.node_id, approved, comment)
 
-    def _reload(self, error: str | None = None) -> bool:
-        """Reload the list; ``error`` (a refused decision) is shown above any load failure."""
-        try:
-            approvals = waiting_approvals(self._workspace)
-        except Exception as failure:  # a locked or broken database is not a StudioError
-            self.list.clear()
-            self.pages.hide()
-            reason = f"Cannot load the waiting approvals: {failure}"
-            self.message.show_error("\n".join(filter(None, (error, reason))))
-            self.retry_button.show()
-            self._load_failed = True
-            return False
+        def stored(_task: HumanTask) -> None:
+            self._deciding = False
+            self.comment.clear()
+            self.list.clearSelection()
+            self._after_load.append(
+                lambda: self.decided.emit(task.execution_id, task.node_id, approved)
+            )
+            self._reload(note=f"{'Approved' if approved else 'Rejected'} '{node_label}'.")
+
+        def refused(failure: Exception) -> None:  # the comment stays, so nothing typed is lost
+            self._deciding = False
+            self._reload(error=str(failure))
+
+        self._store.deliver(decision, stored, refused)
+
+    def _reload(self, error: str | None = None, note: str | None = None) -> None:
+        """Reload the list on the store thread; ``error`` (a refused decision) is shown above
+        any load failure, ``note`` (a decision made) when the list could be read."""
+        if self._loading:  # one read at a time; what to say is kept for the next
+            earlier_error, earlier_note = self._load_again or (None, None)
+            self._load_again = (error or earlier_error, note or earlier_note)
+            return
+        self._loading = True
+        self._store.call(
+            lambda: waiting_approvals(self._workspace),
+            lambda approvals: self._loaded(approvals, error, note),
+            lambda failure: self._not_loaded(failure, error),
+        )
+
+    def _loaded(
+        self, approvals: list[WaitingApproval], error: str | None, note: str | None
+    ) -> None:
+        if self._reload_requested_meanwhile():
+            return
         if self._load_failed:
             self.message.clear_message()
             self._load_failed = False
@@ -243,8 +277,33 @@ class ApprovalsPanel(QWidget):
         self._fill(approvals)
         if error:
             self.message.show_error(error)
+        elif note:
+            self.message.show_note(note)
         self.countChanged.emit(len(approvals))
-        return True
+        self._tell_loaded()
+
+    def _not_loaded(self, failure: Exception, error: str | None) -> None:
+        if self._reload_requested_meanwhile():
+            return
+        self.list.clear()  # a locked or broken database is not a StudioError
+        self.pages.hide()
+        reason = f"Cannot load the waiting approvals: {failure}"
+        self.message.show_error("\n".join(filter(None, (error, reason))))
+        self.retry_button.show()
+        self._load_failed = True
+        self._tell_loaded()
+
+    def _tell_loaded(self) -> None:
+        waiting, self._after_load = self._after_load, []
+        for callback in waiting:
+            callback()
+
+    def _reload_requested_meanwhile(self) -> bool:
+        self._loading = False
+        again, self._load_again = self._load_again, None
+        if again is not None:
+            self._reload(*again)
+        return again is not None
 
     def _fill(self, approvals: list[WaitingApproval]) -> None:
         chosen = self.selected_task()
@@ -286,4 +345,6 @@ class ApprovalsPanel(QWidget):
         now = datetime.now(UTC)
         for row in range(self.list.topLevelItemCount()):
             item = self.list.topLevelItem(row)
+            if item is None:
+                continue
             item.setText(WAITING, waited_text(item.data(WORKFLOW, TASK_ROLE).created_at, now))

@@ -28,6 +28,7 @@ from studio.model.run_compare import (
 )
 from studio.ui.panels.inline_message import message_colour, window_is_dark
 from studio.ui.run.json_view import JsonView
+from studio.ui.run.object_names import named
 from studio.ui.run.status_look import badge_style, execution_look, status_look
 from studio.ui.run.time_text import step_seconds_text
 from studio.workspace import Workspace
@@ -61,12 +62,13 @@ class RunHeader(QFrame):
     """One run's summary above its column: short id, version, status and duration."""
 
     def __init__(self, side: str, parent: QWidget | None = None) -> None:
-        super().__init__(parent, objectName=f"{side.lower()}Header")
+        super().__init__(parent)
+        self.setObjectName(f"{side.lower()}Header")
         self.side = side
         self.setFrameShape(QFrame.Shape.StyledPanel)
-        self.title = QLabel(objectName=f"{side.lower()}Title")
-        self.status = QLabel(objectName=f"{side.lower()}Status")
-        self.took = QLabel(objectName=f"{side.lower()}Took")
+        self.title = named(QLabel(), f"{side.lower()}Title")
+        self.status = named(QLabel(), f"{side.lower()}Status")
+        self.took = named(QLabel(), f"{side.lower()}Took")
         layout = QHBoxLayout(self)
         layout.addWidget(self.title)
         layout.addWidget(self.status)
@@ -94,23 +96,23 @@ class CompareView(QWidget):
         self.comparison: RunComparison | None = None
         self.labels: dict[str, str] = {}
         self.setWindowTitle("Compare runs")
-        self.heading = QLabel(objectName="compareHeading")
-        self.message = QLabel(objectName="compareMessage", wordWrap=True)
+        self.heading = named(QLabel(), "compareHeading")
+        self.message = named(QLabel(wordWrap=True), "compareMessage")
         self.message.hide()
         self.headers = (RunHeader("Left"), RunHeader("Right"))
-        self.only_changed = QCheckBox("Only changed", objectName="onlyChanged")
+        self.only_changed = named(QCheckBox("Only changed"), "onlyChanged")
         self.only_changed.setToolTip("Hide the nodes that did the same in both runs")
         self.only_changed.toggled.connect(self._filter)
-        self.summary = QLabel(objectName="compareSummary")
+        self.summary = named(QLabel(), "compareSummary")
         self.table = self._build_table()
-        self.outputs_caption = QLabel(NOTHING_SELECTED, objectName="outputsCaption")
+        self.outputs_caption = named(QLabel(NOTHING_SELECTED), "outputsCaption")
         self.outputs = (JsonView(), JsonView())
         self.outputs[0].setObjectName("leftOutput")
         self.outputs[1].setObjectName("rightOutput")
         self._build_layout()
 
     def _build_table(self) -> QTableWidget:
-        table = QTableWidget(0, len(COLUMNS), objectName="compareTable")
+        table = named(QTableWidget(0, len(COLUMNS)), "compareTable")
         table.setHorizontalHeaderLabels(list(COLUMNS))
         table.setSelectionBehavior(QAbstractItemView.SelectionBehavior.SelectRows)
         table.setSelectionMode(QAbstractItemView.SelectionMode.SingleSelection)
@@ -157,13 +159,15 @@ class CompareView(QWidget):
             left = self.workspace.executions.get(left_id)
             right = self.workspace.executions.get(right_id)
         except StudioError as failure:
-            return self._refuse(str(failure))
+            self._refuse(str(failure))
+            return None
         if left.workflow_id != right.workflow_id:
-            return self._refuse(
+            self._refuse(
                 "These runs are of different workflows: "
                 f"{self._workflow_name(left.workflow_id)} and "
                 f"{self._workflow_name(right.workflow_id)}. Pick two runs of one workflow."
             )
+            return None
         versions = [self._version(left.workflow_id, r.workflow_version) for r in (left, right)]
         order = [node.id for version in versions if version for node in version.nodes]
         self.labels = {
@@ -219,7 +223,9 @@ class CompareView(QWidget):
             if background is not None:
                 item.setBackground(background)
             self.table.setItem(row, column, item)
-        self.table.item(row, 0).setToolTip(node.node_id)
+        name_cell = self.table.item(row, 0)
+        if name_cell is not None:
+            name_cell.setToolTip(node.node_id)
 
     def _filter(self) -> None:
         only = self.only_changed.isChecked()

@@ -4,6 +4,7 @@ import json
 from collections.abc import Callable
 from typing import Any
 
+from PySide6.QtCore import QPointF
 from PySide6.QtGui import QBrush, QColor, QPen
 from PySide6.QtWidgets import QGraphicsRectItem, QGraphicsSceneHoverEvent, QGraphicsSimpleTextItem
 
@@ -26,7 +27,7 @@ class FlowLabel(QGraphicsRectItem):
         self.setAcceptHoverEvents(True)
         self.setZValue(3)
 
-    def show_text(self, text: str, at) -> None:
+    def show_text(self, text: str, at: QPointF) -> None:
         """Put ``text`` in a small box centred on ``at``."""
         self.text.setText(text)
         box = self.text.boundingRect().adjusted(-5, -2, 5, 2)

@@ -39,6 +39,7 @@ from studio.ui.run.execution_rows import (
     span_children,
     step_item,
 )
+from studio.ui.run.object_names import named
 from studio.ui.run.status_look import badge_style, execution_look, unwind_look
 from studio.ui.run.time_text import duration_text, local_time_text, short_id
 
@@ -51,7 +52,7 @@ INTERRUPTED_TEXT = (
 
 
 def _tree(name: str, columns: tuple[str, ...]) -> QTreeWidget:
-    tree = QTreeWidget(objectName=name)
+    tree = named(QTreeWidget(), name)
     tree.setHeaderLabels(list(columns))
     tree.setUniformRowHeights(True)
     tree.setAlternatingRowColors(True)
@@ -66,8 +67,7 @@ def _tree(name: str, columns: tuple[str, ...]) -> QTreeWidget:
 def fit_height(tree: QTreeWidget) -> None:
     """Let a list grow no taller than its rows, so short lists leave room to the others."""
     rows = 0
-    for index in range(tree.topLevelItemCount()):
-        item = tree.topLevelItem(index)
+    for item in _top_level_items(tree):
         rows += 1 + (item.childCount() if item.isExpanded() else 0)
     row_height = tree.sizeHintForRow(0) if rows else 0
     row_height = max(row_height, tree.fontMetrics().height() + 4)
@@ -75,8 +75,14 @@ def fit_height(tree: QTreeWidget) -> None:
     tree.setMaximumHeight(tree.header().sizeHint().height() + rows * row_height + frame + 2)
 
 
+def _top_level_items(tree: QTreeWidget) -> list[QTreeWidgetItem]:
+    """The rows at the top of ``tree``, in order."""
+    items = (tree.topLevelItem(index) for index in range(tree.topLevelItemCount()))
+    return [item for item in items if item is not None]
+
+
 def _section(title: str, tree: QTreeWidget, name: str) -> QWidget:
-    section = QWidget(objectName=name)
+    section = named(QWidget(), name)
     heading = QLabel(f"<b>{title}</b>")
     heading.setSizePolicy(QSizePolicy.Policy.Preferred, QSizePolicy.Policy.Maximum)
     layout = QVBoxLayout(section)
@@ -103,7 +109,7 @@ class ExecutionDetail(QWidget):
         self._record: ExecutionRecord | None = None
         self._workflow: Workflow | None = None
         self._entries: dict[str, CompensationEntry] = {}
-        self.placeholder = QLabel(NOTHING_SELECTED, objectName="detailPlaceholder")
+        self.placeholder = named(QLabel(NOTHING_SELECTED), "detailPlaceholder")
         self.placeholder.setAlignment(Qt.AlignmentFlag.AlignCenter)
         self.placeholder.setWordWrap(True)
         self.steps_tree = _tree("stepsTree", STEP_COLUMNS)
@@ -135,7 +141,7 @@ class ExecutionDetail(QWidget):
         lists_layout.addWidget(self.decisions_section, 1)
         lists_layout.addWidget(self.compensations_section, 1)
         lists_layout.addStretch(1)
-        self.body = QSplitter(Qt.Orientation.Horizontal, objectName="detailSplitter")
+        self.body = named(QSplitter(Qt.Orientation.Horizontal), "detailSplitter")
         self.body.addWidget(lists)
         self.body.addWidget(self.inspector)
         self.body.setStretchFactor(0, 3)
@@ -153,12 +159,12 @@ class ExecutionDetail(QWidget):
             self.body.setOrientation(orientation)
 
     def _header(self) -> QVBoxLayout:
-        self.title = QLabel(objectName="executionTitle")
+        self.title = named(QLabel(), "executionTitle")
         self.title.setTextInteractionFlags(Qt.TextInteractionFlag.TextSelectableByMouse)
-        self.status_badge = QLabel(objectName="statusBadge")
-        self.compensation_badge = QLabel(objectName="compensationBadge")
-        self.meta = QLabel(objectName="executionMeta")
-        self.error_label = QLabel(objectName="executionError")
+        self.status_badge = named(QLabel(), "statusBadge")
+        self.compensation_badge = named(QLabel(), "compensationBadge")
+        self.meta = named(QLabel(), "executionMeta")
+        self.error_label = named(QLabel(), "executionError")
         self.error_label.setWordWrap(True)
         self.error_label.setTextInteractionFlags(Qt.TextInteractionFlag.TextSelectableByMouse)
         top = QHBoxLayout()
@@ -172,11 +178,11 @@ class ExecutionDetail(QWidget):
         return header
 
     def _banner(self) -> QFrame:
-        self.banner = QFrame(objectName="interruptedBanner")
+        self.banner = named(QFrame(), "interruptedBanner")
         self.banner.setFrameShape(QFrame.Shape.StyledPanel)
         text = QLabel(INTERRUPTED_TEXT)
         text.setWordWrap(True)
-        self.resume_button = QPushButton("Resume", objectName="resumeButton")
+        self.resume_button = named(QPushButton("Resume"), "resumeButton")
         self.resume_button.setToolTip("Continue this run from its first unfinished step")
         self.resume_button.clicked.connect(self._request_resume)
         layout = QHBoxLayout(self.banner)
@@ -307,8 +313,7 @@ class ExecutionDetail(QWidget):
 
     def _select_key(self, key: tuple[str, str]) -> bool:
         tree = self.compensations_list if key[0] == "compensation" else self.steps_tree
-        for index in range(tree.topLevelItemCount()):
-            item = tree.topLevelItem(index)
+        for item in _top_level_items(tree):
             if _key(item) == key:
                 tree.setCurrentItem(item)
                 tree.scrollToItem(item)

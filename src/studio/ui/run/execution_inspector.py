@@ -11,6 +11,7 @@ from studio.model.execution import COMPLETED, NodeResult
 from studio.ui.panels.inline_message import message_colour
 from studio.ui.run.execution_rows import CompensationEntry, error_lines
 from studio.ui.run.json_view import JsonView
+from studio.ui.run.object_names import named
 from studio.ui.run.status_look import status_look
 
 NOTHING_SELECTED = "Select a step or a compensation to see its input and output."
@@ -22,9 +23,9 @@ class ExecutionInspector(QWidget):
 
     def __init__(self, parent: QWidget | None = None) -> None:
         super().__init__(parent)
-        self.title = QLabel(objectName="inspectorTitle")
+        self.title = named(QLabel(), "inspectorTitle")
         self.title.setWordWrap(True)
-        self.error_details = QLabel(objectName="errorDetails")
+        self.error_details = named(QLabel(), "errorDetails")
         self.error_details.setWordWrap(True)
         self.error_details.setTextFormat(Qt.TextFormat.PlainText)
         self.error_details.setTextInteractionFlags(Qt.TextInteractionFlag.TextSelectableByMouse)
@@ -35,7 +36,7 @@ class ExecutionInspector(QWidget):
             (self.error_view, "errorView"),
         ):
             view.setObjectName(name)
-        self.tabs = QTabWidget(objectName="inspectorTabs")
+        self.tabs = named(QTabWidget(), "inspectorTabs")
         self.tabs.addTab(self.input_view, "Input")
         self.tabs.addTab(self.output_view, "Output")
         self.tabs.addTab(self.error_view, "Error")

@@ -159,7 +159,9 @@ def dot_icon(colour: QColor, size: int = 12) -> QIcon:
 def span_children(item: QTreeWidgetItem) -> None:
     """Let an error line use the whole row (only possible once the item is in a tree)."""
     for index in range(item.childCount()):
-        item.child(index).setFirstColumnSpanned(True)
+        child = item.child(index)
+        if child is not None:
+            child.setFirstColumnSpanned(True)
 
 
 def _paint_status(item: QTreeWidgetItem, column: int, look: StatusLook, dark: bool) -> None:

@@ -1,7 +1,8 @@
 """The run history of one workflow: its executions above, the selected one in detail below.
 
-It reads the store and emits intents carrying execution ids (show on canvas, replay, re-run,
-resume, compare); the main window carries them out."""
+It reads the store on the store thread, shows what it read when the answer arrives, and emits
+intents carrying execution ids (show on canvas, replay, re-run, resume, compare); the main
+window carries them out."""
 
 import logging
 
@@ -25,12 +26,12 @@ from PySide6.QtWidgets import (
 )
 
 from studio.engine.runner import StepRunner
-from studio.model import Workflow
-from studio.model.errors import NotFoundError
 from studio.model.execution import ExecutionRecord
 from studio.ui.run.execution_detail import ExecutionDetail
+from studio.ui.run.history_reads import HistoryReads, RunDetail, RunRows
 from studio.ui.run.run_filter import STATUS_CHOICES
 from studio.ui.run.run_list import ID_ROLE, RunList
+from studio.ui.store_calls import StoreCalls
 from studio.workspace import Workspace
 
 log = logging.getLogger("studio.ui.run")
@@ -58,18 +59,27 @@ class RunHistoryPanel(QWidget):
     resumeRequested = Signal(str)
     rerunRequested = Signal(str)
     showOnCanvasRequested = Signal(str)
+    loaded = Signal()  # an answer from the store was shown (runs, a run, or why not)
 
     def __init__(
-        self, workspace: Workspace, parent: QWidget | None = None, runner: StepRunner | None = None
+        self,
+        workspace: Workspace,
+        parent: QWidget | None = None,
+        runner: StepRunner | None = None,
+        store: StoreCalls | None = None,
     ) -> None:
         super().__init__(parent)
         self.workspace = workspace
         self._runner = runner
+        self.reads = HistoryReads(
+            workspace, store or StoreCalls(parent=self), lambda: self.runner, self.loaded.emit
+        )
+        self._to_select: str | None = None  # a run to select once its workflow's runs arrive
         self._workflow_id: str | None = None
-        self._versions: dict[tuple[str, int], Workflow] = {}
         self._shown_id: str | None = None
         self.run_actions = {key: self._action(key, text, tip) for key, text, tip, _ in ACTIONS}
-        self.pages = QStackedWidget(objectName="historyPages")
+        self.pages = QStackedWidget()
+        self.pages.setObjectName("historyPages")
         self.pages.addWidget(self._list_page())
         self.pages.addWidget(self._message_page())
         layout = QVBoxLayout(self)
@@ -85,10 +95,12 @@ class RunHistoryPanel(QWidget):
         return action
 
     def _list_page(self) -> QWidget:
-        self.filter_edit = QLineEdit(objectName="historyFilter")
+        self.filter_edit = QLineEdit()
+        self.filter_edit.setObjectName("historyFilter")
         self.filter_edit.setPlaceholderText("Filter by id, status or version (v3)")
         self.filter_edit.setClearButtonEnabled(True)
-        self.status_filter = QComboBox(objectName="statusFilter")
+        self.status_filter = QComboBox()
+        self.status_filter.setObjectName("statusFilter")
         self.status_filter.addItems(list(STATUS_CHOICES))
         self.tree = RunList()
         self.tree.itemSelectionChanged.connect(self._on_selection_changed)
@@ -109,9 +121,11 @@ class RunHistoryPanel(QWidget):
         top_layout.addLayout(self._buttons())
         # Docked below the canvas the panel is wide and short: runs on the left, the selected
         # one on the right, scrolling rather than asking the window for height.
-        scroller = QScrollArea(widgetResizable=True, frameShape=QFrame.Shape.NoFrame)
+        scroller = QScrollArea(widgetResizable=True)
+        scroller.setFrameShape(QFrame.Shape.NoFrame)
         scroller.setWidget(self.detail)
-        self.splitter = QSplitter(Qt.Orientation.Horizontal, objectName="historySplitter")
+        self.splitter = QSplitter(Qt.Orientation.Horizontal)
+        self.splitter.setObjectName("historySplitter")
         self.splitter.addWidget(top)
         self.splitter.addWidget(scroller)
         self.splitter.setStretchFactor(0, 2)
@@ -120,22 +134,26 @@ class RunHistoryPanel(QWidget):
         return self.splitter
 
     def _buttons(self) -> QHBoxLayout:
-        self.summary = QLabel(objectName="historySummary")
+        self.summary = QLabel()
+        self.summary.setObjectName("historySummary")
         row = QHBoxLayout()
         row.addWidget(self.summary, 1)
         for key, _text, _tip, name in ACTIONS:
-            button = QToolButton(objectName=name)
+            button = QToolButton()
+            button.setObjectName(name)
             button.setDefaultAction(self.run_actions[key])
             row.addWidget(button)
         return row
 
     def _message_page(self) -> QWidget:
         page = QWidget()
-        self.message = QLabel(objectName="historyMessage")
+        self.message = QLabel()
+        self.message.setObjectName("historyMessage")
         self.message.setWordWrap(True)
         self.message.setAlignment(Qt.AlignmentFlag.AlignCenter)
         self.message.setTextInteractionFlags(Qt.TextInteractionFlag.TextSelectableByMouse)
-        self.retry_button = QPushButton("Retry", objectName="retryButton")
+        self.retry_button = QPushButton("Retry")
+        self.retry_button.setObjectName("retryButton")
         self.retry_button.clicked.connect(self.refresh)
         layout = QVBoxLayout(page)
         layout.addStretch(1)
@@ -167,24 +185,30 @@ class RunHistoryPanel(QWidget):
         self._workflow_id = workflow_id
         self.refresh()
 
+    def is_loading(self) -> bool:
+        """Whether a read of the store is on its way."""
+        return self.reads.is_reading()
+
     def refresh(self) -> None:
         """Reload the runs from the store, keeping the selection and the filter."""
         if self._workflow_id is None:
             self._show_message(NO_WORKFLOW)
             return
-        try:
-            records = self.workspace.executions.find(workflow_id=self._workflow_id, limit=RUN_LIMIT)
-            interrupted = {r.execution_id for r in records if self.runner.is_interrupted(r)}
-        except Exception as error:  # any failure to read is shown with a way to try again
-            self._show_failure(error)
-            return
-        self.tree.show_runs(records, interrupted)
-        if not records:
+        self.reads.runs(self._workflow_id, RUN_LIMIT, self._show_runs, self._show_failure)
+
+    def _show_runs(self, rows: RunRows) -> None:
+        if rows.workflow_id != self._workflow_id:
+            return  # another workflow was chosen meanwhile; its runs are on their way
+        self.tree.show_runs(rows.records, rows.interrupted)
+        if not rows.records:
             self._shown_id = None
             self._show_message(NO_RUNS)
             return
         self.pages.setCurrentIndex(LIST_PAGE)
         self._apply_filter()
+        waiting, self._to_select = self._to_select, None
+        if waiting is not None and self.select_execution(waiting):
+            return
         self._on_selection_changed(reload=True)
 
     def _show_message(self, text: str, retry: bool = False) -> None:
@@ -197,27 +221,23 @@ class RunHistoryPanel(QWidget):
         log.warning("could not load runs", exc_info=error)
         self._show_message(f"Could not load the runs: {error}", retry=True)
 
-    def _workflow_version(self, record: ExecutionRecord) -> Workflow | None:
-        key = (record.workflow_id, record.workflow_version)
-        if key not in self._versions:  # a published version never changes
-            try:
-                self._versions[key] = self.workspace.workflows.get_version(*key)
-            except NotFoundError:
-                return None
-        return self._versions[key]
+    def _load_detail(self, execution_id: str, announce: bool) -> None:
+        def show(detail: RunDetail) -> None:
+            if self.tree.selected_ids() != [execution_id]:
+                return  # the person moved on while it was read
+            self._shown_id = execution_id
+            self.detail.show_execution(
+                detail.record, detail.workflow, detail.tasks, detail.interrupted
+            )
+            if announce:
+                self.executionSelected.emit(execution_id)
 
-    def _show_detail(self, execution_id: str) -> bool:
-        try:
-            record = self.workspace.executions.get(execution_id)
-            workflow = self._workflow_version(record)
-            tasks = self.workspace.human_tasks.for_execution(execution_id)
-        except Exception as error:  # as for the list: say what failed and offer Retry
-            self._show_failure(error)
-            return False
-        self._shown_id = execution_id
-        interrupted = self.runner.is_interrupted(record)
-        self.detail.show_execution(record, workflow, tasks, interrupted)
-        return True
+        # Any failure to read is shown with a way to try again, as for the list.
+        self.reads.detail(execution_id, show, self._show_failure)
+
+    def select_step(self, node_id: str) -> bool:
+        """Show one step of the run in detail; False when the run shown has no such step."""
+        return self.detail.select_step(node_id)
 
     # --- selection and filter --------------------------------------------------------------
 
@@ -226,11 +246,11 @@ class RunHistoryPanel(QWidget):
         return self.tree.selected_ids()
 
     def select_execution(self, execution_id: str) -> bool:
-        """Select one run, loading its workflow's runs if needed; False when it is not found."""
-        if self.tree.item_for(execution_id) is None:
-            self._load_owner_of(execution_id)
+        """Select one run; True when it was listed. Otherwise its workflow's runs are read
+        (off the UI thread) and it is selected when they arrive, if it exists."""
         item = self.tree.item_for(execution_id)
         if item is None:
+            self._load_owner_of(execution_id)
             return False
         if item.isHidden():
             self.filter_edit.clear()
@@ -238,14 +258,14 @@ class RunHistoryPanel(QWidget):
         return self.tree.select_only(execution_id)
 
     def _load_owner_of(self, execution_id: str) -> None:
-        try:
-            record = self.workspace.executions.get(execution_id)
-        except Exception:  # an unknown id (or an unreadable store) just selects nothing
-            return
-        if record.workflow_id != self._workflow_id:
-            self.show_workflow(record.workflow_id)
-        else:
-            self.refresh()
+        def show_owner(record: ExecutionRecord) -> None:
+            self._to_select = execution_id
+            if record.workflow_id != self._workflow_id:
+                self.show_workflow(record.workflow_id)
+            else:
+                self.refresh()
+
+        self.reads.record(execution_id, show_owner)
 
     def _apply_filter(self) -> None:
         shown = self.tree.apply_filter(self.filter_edit.text(), self.status_filter.currentText())
@@ -265,8 +285,8 @@ class RunHistoryPanel(QWidget):
         if len(ids) != 1:
             return
         changed = ids[0] != self._shown_id
-        if (changed or reload) and self._show_detail(ids[0]) and changed:
-            self.executionSelected.emit(ids[0])
+        if changed or reload:
+            self._load_detail(ids[0], announce=changed)
 
     def _update_actions(self, ids: list[str]) -> None:
         one = len(ids) == 1

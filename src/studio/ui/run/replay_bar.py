@@ -5,7 +5,7 @@ Moving to event k folds the log up to k and draws that view with the clock froze
 moment, so the canvas shows exactly what a person would have seen then. Views are kept at
 checkpoints along the log, so scrubbing a long log folds at most a few dozen events."""
 
-from collections.abc import Sequence
+from collections.abc import Callable, Sequence
 from dataclasses import dataclass, fields, replace
 from datetime import datetime
 from itertools import pairwise
@@ -26,6 +26,7 @@ from PySide6.QtWidgets import (
 
 from studio.model.execution import ExecutionEvent
 from studio.model.run_view import RunView
+from studio.ui.run.object_names import named
 from studio.ui.run.overlay import RunOverlay
 
 CHECKPOINT_EVERY = 50
@@ -138,10 +139,10 @@ class ReplayBar(QWidget):
         self.is_playing = False
         self.player = QTimer(self, singleShot=True)
         self.player.timeout.connect(self._play_step)
-        self.slider = QSlider(Qt.Orientation.Horizontal, objectName="replaySlider")
+        self.slider = named(QSlider(Qt.Orientation.Horizontal), "replaySlider")
         self.slider.setToolTip("Drag to move through the run's events (← → Home End)")
         self.slider.valueChanged.connect(self._moved)
-        self.moment_label = QLabel(objectName="replayMoment")
+        self.moment_label = named(QLabel(), "replayMoment")
         self.moment_label.setTextInteractionFlags(Qt.TextInteractionFlag.TextSelectableByMouse)
         self._build_buttons()
         self._build_layout()
@@ -157,7 +158,7 @@ class ReplayBar(QWidget):
         self.back_button = self._tool(
             "replayBack", pixmap.SP_MediaSeekBackward, "One event back (←)", self.step_back
         )
-        self.play_button = QPushButton(PLAY_TEXT, objectName="replayPlay")
+        self.play_button = named(QPushButton(PLAY_TEXT), "replayPlay")
         self.play_button.setIcon(self.style().standardIcon(pixmap.SP_MediaPlay))
         self.play_button.setToolTip("Play the run at its own pace (Space)")
         self.play_button.clicked.connect(self.toggle_play)
@@ -167,18 +168,21 @@ class ReplayBar(QWidget):
         self.end_button = self._tool(
             "replayEnd", pixmap.SP_MediaSkipForward, "Go to the end (End)", self.go_end
         )
-        self.speed = QComboBox(objectName="replaySpeed")
+        self.speed = named(QComboBox(), "replaySpeed")
         self.speed.addItems([f"{speed}×" for speed in SPEEDS])
         self.speed.setToolTip("Playback speed")
-        self.heat_button = QPushButton("Heat map", objectName="heatButton", checkable=True)
+        self.heat_button = named(QPushButton("Heat map"), "heatButton")
+        self.heat_button.setCheckable(True)
         self.heat_button.setToolTip("Tint each node by how long it took in this run")
         self.heat_button.toggled.connect(self._show_heat)
-        self.close_button = QPushButton("Close", objectName="replayClose")
+        self.close_button = named(QPushButton("Close"), "replayClose")
         self.close_button.setToolTip("Stop replaying and take the run off the canvas")
         self.close_button.clicked.connect(self.close_replay)
 
-    def _tool(self, name: str, icon: QStyle.StandardPixmap, tip: str, slot) -> QToolButton:
-        button = QToolButton(objectName=name)
+    def _tool(
+        self, name: str, icon: QStyle.StandardPixmap, tip: str, slot: Callable[[], object]
+    ) -> QToolButton:
+        button = named(QToolButton(), name)
         button.setIcon(self.style().standardIcon(icon))
         button.setToolTip(tip)
         button.setAccessibleName(tip.split(" (")[0])
@@ -187,13 +191,13 @@ class ReplayBar(QWidget):
 
     def _build_layout(self) -> None:
         controls = QHBoxLayout()
-        for widget in (self.start_button, self.back_button, self.play_button):
-            controls.addWidget(widget)
-        controls.addWidget(self.forward_button)
-        controls.addWidget(self.end_button)
+        steps: list[QWidget] = [self.start_button, self.back_button, self.play_button]
+        steps += [self.forward_button, self.end_button]
+        for step in steps:
+            controls.addWidget(step)
         controls.addWidget(self.slider, 1)
-        for widget in (self.speed, self.heat_button, self.close_button):
-            controls.addWidget(widget)
+        for option in (self.speed, self.heat_button, self.close_button):
+            controls.addWidget(option)
         layout = QVBoxLayout(self)
         layout.setContentsMargins(8, 4, 8, 4)
         layout.setSpacing(2)
@@ -316,10 +320,11 @@ class ReplayBar(QWidget):
         self.closed.emit()
 
     def _enable(self, on: bool) -> None:
-        for widget in (self.start_button, self.back_button, self.play_button, self.slider):
-            widget.setEnabled(on)
-        for widget in (self.forward_button, self.end_button, self.speed, self.heat_button):
-            widget.setEnabled(on)
+        controls: list[QWidget] = [self.start_button, self.back_button, self.play_button]
+        controls += [self.slider, self.forward_button, self.end_button]
+        controls += [self.speed, self.heat_button]
+        for control in controls:
+            control.setEnabled(on)
 
     def keyPressEvent(self, event: QKeyEvent) -> None:
         actions = {

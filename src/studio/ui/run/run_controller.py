@@ -1,29 +1,39 @@
-"""Runs started from the window, driven on the app's one asyncio (qasync) loop.
+"""Runs started from the window, driven on the store thread's asyncio loop.
 
-The engine writes every transition to the store and then announces it on the workspace's
-event bus; the controller turns those announcements into a Qt signal, so the canvas, the
-history and the approvals panel all follow the same events whether a run was started here,
-resumed after a crash, or decided by a person."""
+The engine's ``StepRunner`` runs there exactly as the CLI runs it: it writes every transition
+to the store and then announces it on the workspace's event bus. The controller hands each
+announcement to the UI thread as a signal, so the canvas, the history and the approvals panel
+all follow the same events whether a run was started here, resumed after a crash, or decided
+by a person, and the window never waits for a database another process holds."""
 
 import asyncio
 import getpass
 import logging
+import threading
+from collections.abc import Callable
+from concurrent.futures import Future
 from typing import Any
 
-from PySide6.QtCore import QObject, QTimer, Signal
+from PySide6.QtCore import QObject, Signal
 
 from studio.engine.runner import StepRunner
 from studio.model.errors import ONLY_PUBLISHED_RUN, NotAllowedError, StudioError
-from studio.model.execution import WAITING, ExecutionRecord
+from studio.model.execution import WAITING, ExecutionEvent, ExecutionRecord
 from studio.store.errors import StorageFaultError
 from studio.store.human_tasks import HumanTask
+from studio.ui.store_calls import StoreCalls
 from studio.workspace import Workspace
 
 log = logging.getLogger(__name__)
 
+Create = Callable[[], ExecutionRecord]
+
 
 class RunController(QObject):
-    """Starts, resumes, cancels and decides runs; reports what happens as signals."""
+    """Starts, resumes, cancels and decides runs; reports what happens as signals.
+
+    Every method returns at once; the work is done on the store thread and its outcome
+    arrives as these signals, on the UI thread."""
 
     eventArrived = Signal(object)  # an ExecutionEvent, after the store has it
     runStarted = Signal(str, str)  # execution id, workflow id
@@ -31,68 +41,82 @@ class RunController(QObject):
     problem = Signal(str)  # a message for the person, e.g. why a run could not start
     storageFault = Signal(object, bool)  # a StorageFaultError; whether it stopped a run
 
-    def __init__(self, workspace: Workspace, runner: StepRunner | None = None, parent=None) -> None:
+    def __init__(
+        self,
+        workspace: Workspace,
+        runner: StepRunner | None = None,
+        parent: QObject | None = None,
+        store: StoreCalls | None = None,
+    ) -> None:
         super().__init__(parent)
         self.workspace = workspace
         self.runner = runner or workspace.runner()
-        self._tasks: dict[str, asyncio.Future] = {}
-        self._stopping: list[asyncio.Future] = []
-        self._unsubscribe = self.runner.bus.subscribe(self.eventArrived.emit)
+        self.store = store or StoreCalls(parent=self)
         self.user = getpass.getuser()
+        self._lock = threading.Lock()
+        self._driving: dict[str, asyncio.Future[ExecutionRecord]] = {}  # store thread's tasks
+        self._stopping: Future[None] | None = None
+        self._unsubscribe = self.runner.bus.subscribe(self._published)
 
     # Starting -------------------------------------------------------------------------
 
-    def start(self, workflow_id: str, execution_input: Any) -> ExecutionRecord | None:
-        """Run the workflow's published version with this input."""
+    def start(self, workflow_id: str, execution_input: Any) -> "Future[ExecutionRecord | None]":
+        """Run the workflow's published version with this input.
+
+        The future has the new execution once it is stored (None when it could not start:
+        ``problem`` or ``storageFault`` says why); the run goes on after that."""
         return self._launch(lambda: self.runner.start(workflow_id, execution_input))
 
-    def rerun(self, execution_id: str) -> ExecutionRecord | None:
+    def rerun(self, execution_id: str) -> "Future[ExecutionRecord | None]":
         """Run the same workflow again with the input of an earlier execution."""
-        try:
-            earlier = self.workspace.executions.get(execution_id)
-        except StudioError as failure:
-            self.problem.emit(str(failure))
-            return None
-        return self.start(earlier.workflow_id, earlier.input)
 
-    def run_from(self, execution_id: str, node_id: str) -> ExecutionRecord | None:
+        def create() -> ExecutionRecord:
+            earlier = self.workspace.executions.get(execution_id)
+            return self.runner.start(earlier.workflow_id, earlier.input)
+
+        return self._launch(create)
+
+    def run_from(self, execution_id: str, node_id: str) -> "Future[ExecutionRecord | None]":
         """Re-run a node and what depends on it, reusing the execution's other results."""
         return self._launch(lambda: self.runner.start_from(execution_id, node_id))
 
     def resume(self, execution_id: str) -> None:
         """Drive an interrupted or waiting execution on from where its store says it is."""
-        self._drive(execution_id)
+        self.store.store_thread.call(lambda: self._drive(execution_id))
 
-    def cancel(self, execution_id: str) -> ExecutionRecord | None:
-        """Cancel a pending, running or waiting execution."""
-        try:
-            return self.runner.cancel(execution_id)
-        except StudioError as failure:
-            self.problem.emit(str(failure))
-            return None
+    def cancel(self, execution_id: str) -> "Future[ExecutionRecord]":
+        """Cancel a pending, running or waiting execution (a failure is told by ``problem``)."""
+        return self.store.call(lambda: self.runner.cancel(execution_id), None, self._report)
 
     def decide(
         self, execution_id: str, node_id: str, approved: bool, comment: str | None
-    ) -> HumanTask:
+    ) -> "Future[HumanTask]":
         """Record this user's decision and, when the run waits for it, drive it on.
 
-        Errors (already decided, not a node that waits) are raised for the caller to show."""
-        task = self.runner.decide(
-            execution_id, node_id, approved=approved, by=self.user, comment=comment
-        )
-        if self.workspace.executions.get(execution_id).status == WAITING:
-            self._drive(execution_id)
-        return task
+        The future fails with the reason a decision is refused (already decided, not a node
+        that waits) for the caller to show."""
+
+        def decide_and_drive() -> HumanTask:
+            task = self.runner.decide(
+                execution_id, node_id, approved=approved, by=self.user, comment=comment
+            )
+            if self.workspace.executions.get(execution_id).status == WAITING:
+                self._drive(execution_id)
+            return task
+
+        return self.store.store_thread.call(decide_and_drive)
 
     # State ----------------------------------------------------------------------------
 
     def is_driving(self, execution_id: str) -> bool:
         """Whether this window is driving the execution right now."""
-        return execution_id in self._tasks
+        with self._lock:
+            return execution_id in self._driving
 
     def driving(self) -> list[str]:
         """Executions this window drives right now."""
-        return list(self._tasks)
+        with self._lock:
+            return list(self._driving)
 
     def is_interrupted(self, record: ExecutionRecord) -> bool:
         """Whether an unfinished execution lost its runner and can be resumed."""
@@ -101,59 +125,78 @@ class RunController(QObject):
     def shutdown(self) -> None:
         """Stop driving (the window closes): runs stay resumable from the store."""
         self._unsubscribe()
-        for future in list(self._tasks.values()):
-            future.cancel()
-            self._stopping.append(future)
-        self._stopping.extend(self.runner.stop_all())
+        if self._stopping is None and self.store.store_thread.is_running:
+            self._stopping = self.store.store_thread.run(self._stop_all())
 
     async def stopped(self) -> None:
         """Wait until the runs cancelled by ``shutdown`` have let go of their executions."""
-        await asyncio.gather(*self._stopping, return_exceptions=True)
-        self._stopping.clear()
+        if self._stopping is not None:
+            await asyncio.wrap_future(self._stopping)
 
-    # Driving --------------------------------------------------------------------------
+    # On the store thread ----------------------------------------------------------------
 
-    def _launch(self, create) -> ExecutionRecord | None:
+    def _launch(self, create: Create) -> "Future[ExecutionRecord | None]":
+        return self.store.call(lambda: self._create_and_drive(create), None, self._report)
+
+    def _create_and_drive(self, create: Create) -> ExecutionRecord | None:
         try:
             record = create()
         except NotAllowedError as refused:
             message = str(refused)
             if message == ONLY_PUBLISHED_RUN:
                 message += ". Publish it first (Ctrl+Shift+P)."
-            self.problem.emit(message)
+            self.store.post(lambda: self.problem.emit(message))
             return None
-        except StorageFaultError as fault:
-            self.storageFault.emit(fault, False)
+        except StudioError as failure:  # a storage fault too: it did not start
+            refusal = failure
+            self.store.post(lambda: self._report(refusal))
             return None
-        except StudioError as failure:
-            self.problem.emit(str(failure))
-            return None
-        # Announced from the next pass of the loop: creating the execution and drawing it on
-        # the canvas are two short pauses of the window instead of one long one.
-        QTimer.singleShot(0, lambda: self.runStarted.emit(record.execution_id, record.workflow_id))
+        started = record.execution_id, record.workflow_id
+        self.store.post(lambda: self.runStarted.emit(*started))
         self._drive(record.execution_id)
         return record
 
     def _drive(self, execution_id: str) -> None:
-        if execution_id in self._tasks:
-            return
-        future = asyncio.ensure_future(self.runner.run(execution_id))
-        self._tasks[execution_id] = future
-        future.add_done_callback(lambda done: self._finished(execution_id, done))
+        with self._lock:
+            if execution_id in self._driving or self._stopping is not None:
+                return
+            task = asyncio.ensure_future(self.runner.run(execution_id))
+            self._driving[execution_id] = task
+        task.add_done_callback(lambda done: self._drive_ended(execution_id, done))
 
-    def _finished(self, execution_id: str, future: asyncio.Future) -> None:
-        self._tasks.pop(execution_id, None)
-        if future.cancelled():
+    def _drive_ended(self, execution_id: str, task: "asyncio.Future[ExecutionRecord]") -> None:
+        with self._lock:
+            self._driving.pop(execution_id, None)
+        if task.cancelled():
             return
-        failure = future.exception()
+        failure = task.exception()
+        status = task.result().status if failure is None else "interrupted"
+        self.store.post(lambda: self._finished(execution_id, status, failure))
+
+    async def _stop_all(self) -> None:
+        with self._lock:
+            drives = list(self._driving.values())
+        for drive in drives:
+            drive.cancel()
+        stopped = self.runner.stop_all()
+        await asyncio.gather(*drives, *stopped, return_exceptions=True)
+
+    def _published(self, event: ExecutionEvent) -> None:
+        self.store.post(lambda: self.eventArrived.emit(event))
+
+    # On the UI thread ---------------------------------------------------------------------
+
+    def _finished(self, execution_id: str, status: str, failure: BaseException | None) -> None:
         if isinstance(failure, StorageFaultError):  # the run stays resumable
             log.warning("run %s stopped: %s", execution_id, failure)
             self.storageFault.emit(failure, True)
-            self.runEnded.emit(execution_id, "interrupted")
-            return
-        if failure is not None:
+        elif failure is not None:
             log.error("run %s stopped: %s", execution_id, failure, exc_info=failure)
             self.problem.emit(f"The run stopped: {failure}")
-            self.runEnded.emit(execution_id, "interrupted")
-            return
-        self.runEnded.emit(execution_id, future.result().status)
+        self.runEnded.emit(execution_id, status)
+
+    def _report(self, failure: Exception) -> None:
+        if isinstance(failure, StorageFaultError):
+            self.storageFault.emit(failure, False)
+        else:
+            self.problem.emit(str(failure))

@@ -15,6 +15,7 @@ from PySide6.QtWidgets import (
 
 from studio.model.input_limits import InputLimitError, load_json_within_limits
 from studio.ui.run.json_view import JsonHighlighter, pretty_json
+from studio.ui.run.object_names import named
 
 
 class RunInputDialog(QDialog):
@@ -25,11 +26,11 @@ class RunInputDialog(QDialog):
         super().__init__(parent)
         self.setWindowTitle(f"Run '{workflow_name}'")
         self.resize(520, 360)
-        self.editor = QPlainTextEdit(objectName="runInput")
+        self.editor = named(QPlainTextEdit(), "runInput")
         self.editor.setFont(QFontDatabase.systemFont(QFontDatabase.SystemFont.FixedFont))
         self.highlighter = JsonHighlighter(self.editor.document())
         self.editor.setPlainText(pretty_json({} if last_input is None else last_input))
-        self.problem = QLabel(objectName="runInputProblem", wordWrap=True)
+        self.problem = named(QLabel(wordWrap=True), "runInputProblem")
         self.buttons = QDialogButtonBox(
             QDialogButtonBox.StandardButton.Ok | QDialogButtonBox.StandardButton.Cancel
         )
@@ -38,7 +39,7 @@ class RunInputDialog(QDialog):
         self.run_button.setToolTip("Run with this input (Ctrl+Return)")
         self.buttons.accepted.connect(self.accept)
         self.buttons.rejected.connect(self.reject)
-        QShortcut(QKeySequence("Ctrl+Return"), self, activated=self._run_if_valid)
+        QShortcut(QKeySequence("Ctrl+Return"), self, self._run_if_valid)
         hint = "The workflow's input, as JSON. It is filled with the input of the last run."
         layout = QVBoxLayout(self)
         layout.addWidget(QLabel(hint, wordWrap=True))

@@ -83,18 +83,21 @@ class RunList(QTreeWidget):
         """Whether the run was interrupted when the list was loaded."""
         return execution_id in self._interrupted
 
+    def rows(self) -> list[QTreeWidgetItem]:
+        """Every run's row, top to bottom, shown or filtered out."""
+        items = (self.topLevelItem(index) for index in range(self.topLevelItemCount()))
+        return [item for item in items if item is not None]
+
     def item_for(self, execution_id: str) -> QTreeWidgetItem | None:
         """The row of a run, if listed."""
-        for index in range(self.topLevelItemCount()):
-            item = self.topLevelItem(index)
+        for item in self.rows():
             if item.data(0, ID_ROLE) == execution_id:
                 return item
         return None
 
     def selected_ids(self) -> list[str]:
         """The selected runs' ids, in list order (newest first)."""
-        items = [self.topLevelItem(i) for i in range(self.topLevelItemCount())]
-        return [item.data(0, ID_ROLE) for item in items if item.isSelected()]
+        return [item.data(0, ID_ROLE) for item in self.rows() if item.isSelected()]
 
     def current_id(self) -> str | None:
         """The run with the keyboard focus, if any."""
@@ -112,8 +115,7 @@ class RunList(QTreeWidget):
     def apply_filter(self, text: str, choice: str) -> int:
         """Hide (and deselect) the runs that do not match; returns how many stay shown."""
         shown = 0
-        for index in range(self.topLevelItemCount()):
-            item = self.topLevelItem(index)
+        for item in self.rows():
             execution_id = item.data(0, ID_ROLE)
             record = self._records[execution_id]
             visible = run_matches(record, self.is_interrupted(execution_id), text, choice)

@@ -4,6 +4,7 @@ from PySide6.QtCore import Signal
 from PySide6.QtWidgets import QHBoxLayout, QLabel, QProgressBar, QToolButton, QWidget
 
 from studio.ui.run.launcher_progress import LauncherProgress
+from studio.ui.run.object_names import named
 from studio.ui.run.status_look import status_look
 from studio.ui.run.time_text import seconds_text
 
@@ -16,9 +17,12 @@ class RunProgress(QWidget):
 
     def __init__(self, parent: QWidget | None = None) -> None:
         super().__init__(parent)
-        self.label = QLabel(objectName="runProgressText")
-        self.bar = QProgressBar(objectName="runProgressBar", maximumWidth=160, textVisible=False)
-        self.show_button = QToolButton(objectName="showRunButton", text="Show run")
+        self.execution_id = ""
+        self.label = named(QLabel(), "runProgressText")
+        self.bar = named(QProgressBar(textVisible=False), "runProgressBar")
+        self.bar.setMaximumWidth(160)
+        self.show_button = named(QToolButton(), "showRunButton")
+        self.show_button.setText("Show run")
         self.show_button.setToolTip("Show the run on the canvas again (F6)")
         self.show_button.clicked.connect(lambda: self.showRequested.emit(self.execution_id))
         layout = QHBoxLayout(self)
@@ -26,7 +30,6 @@ class RunProgress(QWidget):
         for widget in (self.label, self.bar, self.show_button):
             layout.addWidget(widget)
         self.launcher = LauncherProgress()
-        self.execution_id = ""
         self.bar.hide()
         self.show_button.hide()
 

@@ -1,14 +1,20 @@
-"""The run panels of the main window: run history, approvals, replay and comparison, and the
-notice about runs a closed or killed Studio left unfinished. A part of MainWindow."""
+"""The run docks: run history with replay and comparison, the approvals waiting for a
+person, and the notice about runs a closed or killed Studio left unfinished."""
 
-from PySide6.QtCore import Qt, QTimer
-from PySide6.QtWidgets import QDockWidget, QToolButton
+from PySide6.QtCore import QObject, Qt, QTimer
+from PySide6.QtWidgets import QDockWidget, QToolButton, QWidget
 
-from studio.model.execution import FAILED, PENDING, RUNNING
+from studio.model.execution import FAILED, PENDING, RUNNING, ExecutionEvent
 from studio.ui.run.approvals_panel import ApprovalsPanel
 from studio.ui.run.compare_view import CompareView
 from studio.ui.run.history_panel import RunHistoryPanel
 from studio.ui.run.replay_bar import ReplayBar
+from studio.ui.run.run_controller import RunController
+from studio.ui.window.action_table import ActionSpec
+from studio.ui.window.run_canvas import RunCanvas
+from studio.ui.window.status_sink import StatusSink
+from studio.ui.window.workflow_tabs import WorkflowTabs
+from studio.workspace import Workspace
 
 PANEL_REFRESH_MS = 250
 """Run events arrive in bursts; the lists are read again at most this often."""
@@ -29,50 +35,65 @@ REFRESHING_EVENTS = frozenset(
 )
 
 
-class RunPanels:
-    """Docks that list runs and decisions; MainWindow mixes this in."""
+class RunDocks(QObject):
+    """The Runs and Approvals panels and what they ask for."""
 
-    def _build_run_docks(self, below: QDockWidget) -> None:
-        self.history = RunHistoryPanel(self.workspace, runner=self.runs.runner)
-        self.approvals = ApprovalsPanel(self.workspace, self.runs.decide)
-        self.history_dock = self._dock("Runs", self.history, Qt.DockWidgetArea.BottomDockWidgetArea)
-        self.approvals_dock = self._dock(
-            "Approvals", self.approvals, Qt.DockWidgetArea.BottomDockWidgetArea
-        )
-        self.tabifyDockWidget(below, self.history_dock)
-        self.tabifyDockWidget(self.history_dock, self.approvals_dock)
-        below.raise_()
-        self.panel_refresh = QTimer(self, singleShot=True, interval=PANEL_REFRESH_MS)
-        self.panel_refresh.timeout.connect(self._refresh_run_panels)
+    def __init__(
+        self,
+        workspace: Workspace,
+        tabs: WorkflowTabs,
+        status: StatusSink,
+        runs: RunController,
+        canvas: RunCanvas,
+    ) -> None:
+        super().__init__(tabs)
+        self.workspace, self.tabs, self.status = workspace, tabs, status
+        self.runs, self.canvas = runs, canvas
+        self.history = RunHistoryPanel(workspace, runner=runs.runner)
+        self.approvals = ApprovalsPanel(workspace, runs.decide)
         self.compare_windows: list[CompareView] = []
-        self._connect_run_panels()
+        self.interrupted_button: QToolButton | None = None
+        self.refresh_timer = QTimer(self)
+        self.refresh_timer.setSingleShot(True)
+        self.refresh_timer.setInterval(PANEL_REFRESH_MS)
+        self.refresh_timer.timeout.connect(self.refresh)
+        self._connect()
         self.approvals.refresh()
 
-    def _connect_run_panels(self) -> None:
+    def action_specs(self) -> list[ActionSpec]:
+        """Bringing the Runs and Approvals panels forward."""
+        return [
+            ActionSpec("runs_panel", "&Runs", "Ctrl+Shift+H", self.show_history),
+            ActionSpec("approvals_panel", "A&pprovals", "Ctrl+Shift+A", self.show_approvals),
+        ]
+
+    def _connect(self) -> None:
         history = self.history
-        history.showOnCanvasRequested.connect(self.show_execution)
+        history.showOnCanvasRequested.connect(self.canvas.show_execution)
         history.executionSelected.connect(self._follow_selection)
         history.replayRequested.connect(self.replay)
         history.compareRequested.connect(self.compare)
         history.resumeRequested.connect(self.resume)
         history.rerunRequested.connect(self.runs.rerun)
-        self.approvals.countChanged.connect(self._show_approval_count)
-        self.approvals.decided.connect(lambda *_decision: self.panel_refresh.start())
+        self.approvals.decided.connect(lambda *_decision: self.refresh_timer.start())
         self.runs.eventArrived.connect(self._refresh_on)
-        self.runs.runEnded.connect(lambda *_ended: self.panel_refresh.start())
+        self.runs.runEnded.connect(lambda *_ended: self.refresh_timer.start())
+        self.tabs.currentChanged.connect(
+            lambda tab: history.show_workflow(tab.workflow_id if tab else None)
+        )
 
     # Commands ----------------------------------------------------------------------------
 
     def resume(self, execution_id: str) -> None:
         """Drive an interrupted run on, showing it on its canvas."""
-        self.show_execution(execution_id)
+        self.canvas.show_execution(execution_id)
         self.runs.resume(execution_id)
-        self.panel_refresh.start()
+        self.refresh_timer.start()
 
     def replay(self, execution_id: str) -> ReplayBar | None:
         """Scrub through a past run on its canvas with the timeline under it."""
-        overlay = self.show_execution(execution_id)
-        tab = self.current_tab()
+        overlay = self.canvas.show_execution(execution_id)
+        tab = self.tabs.current()
         if overlay is None or tab is None:
             return None
         executions = self.workspace.executions
@@ -101,18 +122,20 @@ class RunPanels:
         view.show()
         return view
 
-    def show_history_of_current(self) -> None:
+    def show_history(self) -> None:
         """Bring the Runs panel forward for the workflow in front."""
-        self.history_dock.show()
-        self.history_dock.raise_()
+        _bring_forward(self.history)
         self.history.setFocus()
 
     def show_approvals(self) -> None:
         """Bring the Approvals panel forward."""
-        self.approvals_dock.show()
-        self.approvals_dock.raise_()
+        _bring_forward(self.approvals)
         self.approvals.refresh()
-        self.approvals.list.setFocus()
+        self.approvals.focus_list()
+
+    def select_step(self, node_id: str) -> None:
+        """The run shown below follows the node selected on the canvas."""
+        self.history.select_step(node_id)
 
     # Interrupted runs ---------------------------------------------------------------------
 
@@ -125,10 +148,11 @@ class RunPanels:
         ]
         interrupted = [r.execution_id for r in unfinished if self.runs.is_interrupted(r)]
         if interrupted:
-            button = QToolButton(objectName="interruptedRunsButton")
+            button = QToolButton()
+            button.setObjectName("interruptedRunsButton")
             button.setToolTip("Runs that stopped when Studio closed; they can be resumed")
             button.clicked.connect(lambda: self._show_interrupted(interrupted, button))
-            self.statusBar().addPermanentWidget(button)
+            self.status.add_permanent(button)
             self.interrupted_button = button
             _count_interrupted(button, interrupted)
         return interrupted
@@ -136,8 +160,8 @@ class RunPanels:
     def _show_interrupted(self, interrupted: list[str], button: QToolButton) -> None:
         """Show the next interrupted run; the button stays while others are left."""
         execution_id = interrupted.pop(0)
-        self.show_execution(execution_id)
-        self.show_history_of_current()
+        self.canvas.show_execution(execution_id)
+        self.show_history()
         self.history.select_execution(execution_id)
         _count_interrupted(button, interrupted)
 
@@ -145,19 +169,20 @@ class RunPanels:
 
     def _follow_selection(self, execution_id: str) -> None:
         """Selecting a run in the list shows it on the canvas if its workflow is in front."""
-        tab = self.current_tab()
+        tab = self.tabs.current()
         if tab is None or tab.replay_bar.isVisible():
             return
         record = self.workspace.executions.find(execution_id=execution_id)
         if record and record[0].workflow_id == tab.workflow_id:
-            self.show_execution(execution_id)
+            self.canvas.show_execution(execution_id)
 
-    def _refresh_on(self, event) -> None:
-        if event.type in REFRESHING_EVENTS and not self.panel_refresh.isActive():
-            self.panel_refresh.start()
+    def _refresh_on(self, event: ExecutionEvent) -> None:
+        if event.type in REFRESHING_EVENTS and not self.refresh_timer.isActive():
+            self.refresh_timer.start()
 
-    def _refresh_run_panels(self) -> None:
-        tab = self.current_tab()
+    def refresh(self) -> None:
+        """Read the runs of the workflow in front and the waiting decisions again."""
+        tab = self.tabs.current()
         workflow_id = tab.workflow_id if tab else None
         if self.history.workflow_id != workflow_id:
             self.history.show_workflow(workflow_id)
@@ -165,8 +190,12 @@ class RunPanels:
             self.history.refresh()
         self.approvals.refresh()
 
-    def _show_approval_count(self, count: int) -> None:
-        self.approvals_dock.setWindowTitle(f"Approvals ({count})" if count else "Approvals")
+
+def _bring_forward(panel: QWidget) -> None:
+    dock = panel.parentWidget()
+    if isinstance(dock, QDockWidget):
+        dock.show()
+        dock.raise_()
 
 
 def _count_interrupted(button: QToolButton, interrupted: list[str]) -> None:

@@ -11,7 +11,7 @@ from collections.abc import Iterable, Mapping
 from dataclasses import dataclass
 from typing import Any, Literal
 
-from studio.engine.conditions import evaluate_condition
+from studio.engine.rules.conditions import evaluate_condition
 from studio.model.execution import CANCELLED, COMPLETED, FAILED, NODE_TERMINAL, PENDING
 from studio.model.graph import find_cycle, topological_order
 from studio.model.workflow import Edge, Workflow
@@ -56,18 +56,16 @@ def build_plan(workflow: Workflow) -> DagPlan:
 
 
 def find_root_nodes(plan: DagPlan) -> list[str]:
-    """Nodes with no predecessor, in definition order: where a run starts."""
+    """Nodes with no predecessor, in definition order: where a run starts.
+
+    The runner's :class:`~studio.engine.rules.frontier.Frontier` is held to this by a property
+    test."""
     return [node_id for node_id in plan.node_ids if not plan.predecessors[node_id]]
 
 
 def find_sink_nodes(plan: DagPlan) -> list[str]:
     """Nodes with no successor, in definition order: where a run's output comes from."""
     return [node_id for node_id in plan.node_ids if not plan.successors[node_id]]
-
-
-def find_convergence_nodes(plan: DagPlan) -> list[str]:
-    """Nodes where branches meet (more than one distinct predecessor), in definition order."""
-    return [node_id for node_id in plan.node_ids if len(plan.predecessors[node_id]) > 1]
 
 
 def find_downstream_subgraph(plan: DagPlan, node_id: str) -> set[str]:
@@ -118,7 +116,9 @@ def decide(
 def find_ready_nodes(
     plan: DagPlan, statuses: Mapping[str, str], outputs: Mapping[str, Any]
 ) -> list[str]:
-    """Pending nodes that should start now, in topological order."""
+    """Pending nodes that should start now, in topological order.
+
+    The reference for the runner's incremental frontier (a property test compares them)."""
     return [
         node_id
         for node_id in plan.topological_order

@@ -15,8 +15,7 @@ from datetime import UTC, datetime
 from pathlib import Path
 from typing import Any
 
-from studio.cli.knowledge import ArgumentProblem
-from studio.cli.shared import EXIT_INVALID, EXIT_OK, fail, workspace_for
+from studio.cli.shared import EXIT_INVALID, EXIT_OK, ArgumentProblem, fail, workspace_for
 from studio.knowledge.knowledge_base import KnowledgeBase, Verification
 from studio.knowledge.landing import ArtifactRejectedError
 from studio.knowledge.projection import ViewOptions, lineage, neighbourhood
@@ -72,7 +71,8 @@ def kg_ingest(args: argparse.Namespace) -> int:
 
 def kg_show(args: argparse.Namespace) -> int:
     """``studio kg show``: the projection as {nodes, edges}."""
-    options, damaged = _view(args), []
+    options = _view(args)
+    damaged: list[DamagedVersion] = []
     try:
         graph = _knowledge(args).graph(options, _time(args.as_of), damaged)
         if args.around:
@@ -149,7 +149,7 @@ def kg_history(args: argparse.Namespace) -> int:
 def kg_diff(args: argparse.Namespace) -> int:
     """``studio kg diff --from T1 --to T2``: nodes and edges added, removed, changed."""
     damaged: list[DamagedVersion] = []
-    before, after = _time(args.before), _time(args.after)
+    before, after = _moment(args.before), _moment(args.after)
     change = _knowledge(args).diff(before, after, _view(args), damaged)
     data = change.to_data()
     if args.json:
@@ -169,7 +169,8 @@ def kg_diff(args: argparse.Namespace) -> int:
 
 def kg_coverage(args: argparse.Namespace) -> int:
     """``studio kg coverage``: coverage gaps and suspect links; exit 1 when there are any."""
-    knowledge, moment, damaged = _knowledge(args), _time(args.as_of), []
+    knowledge, moment = _knowledge(args), _time(args.as_of)
+    damaged: list[DamagedVersion] = []
     gaps, suspects = knowledge.coverage(moment, damaged), knowledge.suspects(moment, damaged)
     if args.json:
         data = {
@@ -203,7 +204,7 @@ def kg_rebuild(args: argparse.Namespace) -> int:
 def kg_list(args: argparse.Namespace) -> int:
     """``studio kg list``: the current artifacts."""
     damaged: list[DamagedVersion] = []
-    versions = _knowledge(args).list(subject=args.subject, damaged=damaged)
+    versions = _knowledge(args).heads(subject=args.subject, damaged=damaged)
     if args.json:
         print(json.dumps([_version_data(v) for v in versions], indent=2))
         return _report_damage(damaged)
@@ -275,9 +276,12 @@ def _view(args: argparse.Namespace) -> ViewOptions:
 
 
 def _time(text: str | None) -> datetime | None:
+    """The moment of an optional ``--as-of``: None when it is not given."""
+    return None if text is None else _moment(text)
+
+
+def _moment(text: str) -> datetime:
     """An ISO date or time; a date means its end (everything landed that day counts)."""
-    if text is None:
-        return None
     try:
         moment = datetime.fromisoformat(text.replace("Z", "+00:00"))
     except ValueError:

@@ -3,7 +3,7 @@
 A string that is exactly one ``${...}`` becomes the referenced value with its JSON type kept;
 a ``${...}`` inside a longer string is replaced by the value as text (strings as they are,
 anything else as compact JSON). ``$${`` writes a literal ``${``. Paths use the grammar of
-:mod:`studio.engine.paths`; nothing is ever evaluated. A reference that leads nowhere raises
+:mod:`studio.engine.rules.paths`; nothing is ever evaluated. A reference that leads nowhere raises
 TemplateError: a missing value is never replaced by a made-up one.
 
 Dictionary keys are not templates; only values are rendered.
@@ -14,7 +14,7 @@ import json
 from collections.abc import Mapping
 from typing import Any, NamedTuple
 
-from studio.engine.paths import InvalidPath, PathNotFound, parse_path, resolve_path
+from studio.engine.rules.paths import InvalidPath, PathNotFound, parse_path, resolve_path
 
 _OPEN = "${"
 _CLOSE = "}"

@@ -8,12 +8,11 @@ import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
-from studio.engine.dag import (
+from studio.engine.rules.dag import (
     DagPlan,
     build_plan,
     decide,
     execution_output,
-    find_convergence_nodes,
     find_downstream_subgraph,
     find_ready_nodes,
     find_root_nodes,
@@ -149,11 +148,11 @@ def test_an_empty_workflow_has_an_empty_plan() -> None:
 # Shape ----------------------------------------------------------------------------------------
 
 
-def test_roots_sinks_convergence_and_downstream_of_a_diamond_with_a_tail() -> None:
+def test_roots_sinks_and_downstream_of_a_diamond_with_a_tail() -> None:
     plan = build_plan(workflow_of("abcdex", [("a", "b"), ("a", "c"), ("b", "d"), ("c", "d")]))
     assert find_root_nodes(plan) == ["a", "e", "x"]
     assert find_sink_nodes(plan) == ["d", "e", "x"]
-    assert find_convergence_nodes(plan) == ["d"]
+    assert plan.predecessors["d"] == ("b", "c")
     assert find_downstream_subgraph(plan, "a") == {"b", "c", "d"}
     assert find_downstream_subgraph(plan, "c") == {"d"}
     assert find_downstream_subgraph(plan, "d") == set()
@@ -163,7 +162,6 @@ def test_two_edges_between_the_same_nodes_are_one_predecessor() -> None:
     plan = build_plan(workflow_of("ab", [("a", "b"), ("a", "b")]))
     assert plan.predecessors["b"] == ("a",)
     assert len(plan.incoming["b"]) == 2
-    assert find_convergence_nodes(plan) == []
 
 
 @settings(max_examples=200)

@@ -8,7 +8,7 @@ missing, or a path that is not written in the path grammar, makes every operator
 from collections.abc import Callable
 from typing import Any
 
-from studio.engine.paths import PathNotFound, resolve_path
+from studio.engine.rules.paths import PathNotFound, resolve_path
 from studio.model.workflow import EdgeCondition
 
 _MISSING = object()

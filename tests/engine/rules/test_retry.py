@@ -6,7 +6,12 @@ import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
-from studio.engine.retry import NEVER_RETRIED, backoff_ceiling, calculate_backoff, should_retry
+from studio.engine.rules.retry import (
+    NEVER_RETRIED,
+    backoff_ceiling,
+    calculate_backoff,
+    should_retry,
+)
 from studio.model.workflow import RetryPolicy
 
 seconds = st.floats(min_value=0, allow_nan=False, allow_infinity=False)

@@ -7,7 +7,7 @@ import pytest
 from hypothesis import given
 from hypothesis import strategies as st
 
-from studio.engine.templates import TemplateError, render, render_text
+from studio.engine.rules.templates import TemplateError, render, render_text
 
 SCALARS = st.none() | st.booleans() | st.integers() | st.floats(allow_nan=False) | st.text()
 JSON_VALUES = st.recursive(

@@ -7,8 +7,8 @@ import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
-from studio.engine.conditions import evaluate_condition, json_equal, resolve_field_path
-from studio.engine.paths import PathNotFound
+from studio.engine.rules.conditions import evaluate_condition, json_equal, resolve_field_path
+from studio.engine.rules.paths import PathNotFound
 from studio.model.workflow import CONDITION_OPERATORS, EdgeCondition
 
 json_scalars = st.one_of(

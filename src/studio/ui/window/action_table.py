@@ -1,0 +1,121 @@
+"""One table of actions: every controller supplies its actions by name, and the menus and
+the toolbar are built from this table, so where a command appears is written once."""
+
+from collections.abc import Callable, Iterable
+from dataclasses import dataclass
+
+from PySide6.QtCore import QObject
+from PySide6.QtGui import QAction, QKeySequence
+from PySide6.QtWidgets import QMainWindow, QMenu, QToolBar
+
+Key = QKeySequence.StandardKey
+SEPARATOR = None
+
+MENUS: list[tuple[str, list[str | None]]] = [
+    ("&File", ["new", "open", "recent", "save", "export", None, "close", "quit"]),
+    (
+        "&Edit",
+        ["undo", "redo", None, "cut", "copy", "paste", "duplicate", "delete", None,
+         "select_all", "find"],
+    ),
+    (
+        "&View",
+        ["mode_workflows", "mode_knowledge", "mode_work", None, "zoom_in", "zoom_out", "fit",
+         None, "snap", None, "theme_system", "theme_light", "theme_dark", None, "reset_layout"],
+    ),
+    (
+        "&Workflow",
+        ["add_node", "layout", None, "validate", "publish", None, "save_catalog",
+         "load_catalog", "clear"],
+    ),
+    (
+        "&Run",
+        ["run", "cancel_run", "rerun", "run_from_here", None, "show_run", "hide_run", None,
+         "runs_panel", "approvals_panel"],
+    ),
+    ("&Help", ["about"]),
+]
+"""Each menu's actions by name; None is a separator. A name no controller supplies (yet) is
+left out, and so is a separator with nothing on one side."""
+
+TOOLBAR: list[str | None] = [
+    "new", "save_catalog", "load_catalog", "open", "export", None, "undo", "redo", None,
+    "layout", "fit", None, "validate", "publish", "clear", None, "run", "cancel_run", "rerun",
+]  # fmt: skip
+"""The Workflows mode's toolbar."""
+
+
+@dataclass(frozen=True)
+class ActionSpec:
+    """One command: its text, shortcut, and what it calls."""
+
+    name: str
+    text: str
+    shortcut: QKeySequence | Key | str | None
+    slot: Callable[..., object]
+    tip: str = ""
+    checkable: bool = False
+
+
+def build_actions(owner: QObject, specs: Iterable[ActionSpec]) -> dict[str, QAction]:
+    """QActions for the specs, owned by ``owner``, by name."""
+    return {spec.name: build_action(owner, spec) for spec in specs}
+
+
+def build_action(owner: QObject, spec: ActionSpec) -> QAction:
+    """A QAction for the spec, owned by ``owner``."""
+    action = QAction(spec.text, owner)
+    action.setObjectName(spec.name)
+    if spec.shortcut is not None:
+        action.setShortcut(QKeySequence(spec.shortcut))
+    action.setToolTip(spec.tip or spec.text.replace("&", "").replace("…", ""))
+    action.setCheckable(spec.checkable)
+    if spec.checkable:
+        action.toggled.connect(spec.slot)
+    else:
+        action.triggered.connect(spec.slot)
+    return action
+
+
+def build_menus(
+    window: QMainWindow, actions: dict[str, QAction], submenus: dict[str, QMenu]
+) -> dict[str, QMenu]:
+    """The menu bar from MENUS: each entry an action, or a submenu (such as Open Recent)."""
+    menus = {}
+    for title, names in MENUS:
+        menu = window.menuBar().addMenu(title)
+        for entry in _present(names, {*actions, *submenus}):
+            if entry is None:
+                menu.addSeparator()
+            elif entry in submenus:
+                menu.addMenu(submenus[entry])
+            else:
+                menu.addAction(actions[entry])
+        menus[title.replace("&", "")] = menu
+    return menus
+
+
+def build_toolbar(window: QMainWindow, title: str, actions: dict[str, QAction]) -> QToolBar:
+    """The toolbar from TOOLBAR."""
+    toolbar = window.addToolBar(title)
+    toolbar.setObjectName(title.lower().replace(" ", "-") + "-toolbar")
+    for entry in _present(TOOLBAR, set(actions)):
+        if entry is None:
+            toolbar.addSeparator()
+        else:
+            toolbar.addAction(actions[entry])
+    return toolbar
+
+
+def _present(names: list[str | None], known: set[str]) -> list[str | None]:
+    """The names that are known, with separators only between groups that are not empty."""
+    entries: list[str | None] = []
+    for name in names:
+        if name is None:
+            if entries and entries[-1] is not None:
+                entries.append(None)
+        elif name in known:
+            entries.append(name)
+    if entries and entries[-1] is None:
+        entries.pop()
+    return entries

@@ -1,0 +1,135 @@
+"""The Run menu: run the workflow in front, cancel, run again, run from a node, and show or
+hide a run on the canvas."""
+
+from PySide6.QtCore import QObject, Qt
+
+from studio.model.errors import StudioError
+from studio.model.workflow import Workflow
+from studio.ui.run.run_controller import RunController
+from studio.ui.run.run_input_dialog import RunInputDialog
+from studio.ui.storage_fault_notice import RUN_NOT_STARTED, RUN_STOPPED
+from studio.ui.window.action_table import ActionSpec
+from studio.ui.window.run_canvas import RunCanvas
+from studio.ui.window.status_sink import StatusSink
+from studio.ui.window.workflow_tabs import WorkflowTabs
+from studio.workspace import Workspace
+
+
+class RunActions(QObject):
+    """Starting and steering runs from the canvas."""
+
+    def __init__(
+        self,
+        workspace: Workspace,
+        tabs: WorkflowTabs,
+        status: StatusSink,
+        runs: RunController,
+        canvas: RunCanvas,
+    ) -> None:
+        super().__init__(tabs)
+        self.workspace, self.tabs, self.status = workspace, tabs, status
+        self.runs, self.canvas = runs, canvas
+        self.input_dialog: RunInputDialog | None = None
+        runs.problem.connect(status.problem)
+        runs.storageFault.connect(
+            lambda fault, stopped: status.fault(fault, RUN_STOPPED if stopped else RUN_NOT_STARTED)
+        )
+        tabs.opened.connect(
+            lambda tab: tab.editor.node_actions.append(("Run from here", self.run_from_selected))
+        )
+
+    def action_specs(self) -> list[ActionSpec]:
+        """The Run menu's commands."""
+        spec = ActionSpec
+        return [
+            spec("run", "&Run…", "F5", self.run_current, "Run the published workflow (F5)"),
+            spec("cancel_run", "&Cancel Run", "Shift+F5", self.cancel_current_run),
+            spec(
+                "rerun", "R&e-run", "Ctrl+F5", self.rerun_current, "Run again with the same input"
+            ),
+            spec(
+                "run_from_here",
+                "Run from &Here",
+                "Ctrl+Shift+F5",
+                lambda: self.run_from_selected(),
+                "Re-run the selected node and what depends on it, reusing the rest",
+            ),
+            spec("show_run", "&Show Last Run", "F6", self.show_last_run),
+            spec("hide_run", "&Hide Run Overlay", "Shift+F6", self.hide_run),
+        ]
+
+    def run_current(self) -> RunInputDialog | None:
+        """Ask for the input (filled with the last run's) and run the workflow in front."""
+        tab = self.tabs.current()
+        if tab is None:
+            return None
+        if tab.autosaver.has_unsaved_changes:
+            tab.autosaver.save_now()
+        workflow = self._stored(tab.workflow_id)
+        if workflow is None:
+            return None
+        if workflow.status != "PUBLISHED":
+            self.status.problem(
+                f"'{workflow.name}' is a draft. Only published workflows can be executed: "
+                "publish it first (Ctrl+Shift+P)."
+            )
+            return None
+        last = self.workspace.executions.find(workflow_id=workflow.stored_id, limit=1)
+        dialog = RunInputDialog(
+            workflow.name, last[0].input if last else None, self.status.dialog_parent()
+        )
+        dialog.setAttribute(Qt.WidgetAttribute.WA_DeleteOnClose)
+        dialog.accepted.connect(lambda: self.runs.start(workflow.stored_id, dialog.value()))
+        self.input_dialog = dialog
+        dialog.open()
+        return dialog
+
+    def cancel_current_run(self) -> None:
+        """Cancel the run shown on the canvas in front."""
+        execution_id = self.canvas.shown_execution()
+        if execution_id is not None:
+            self.runs.cancel(execution_id)
+
+    def rerun_current(self) -> None:
+        """Run again with the input of the run shown (or the last run of this workflow)."""
+        execution_id = self.canvas.shown_execution() or self.canvas.latest_execution()
+        if execution_id is None:
+            self.status.problem("This workflow has not run yet: use Run (F5).")
+            return
+        self.runs.rerun(execution_id)
+
+    def run_from_selected(self, node_id: str | None = None) -> None:
+        """Re-run a node (the selected one) and its dependants, reusing the other results."""
+        tab = self.tabs.current()
+        if tab is None:
+            return
+        if node_id is None:
+            selected = tab.editor.scene.selected_node_ids()
+            if len(selected) != 1:
+                self.status.problem("Select one node to run from.")
+                return
+            node_id = selected[0]
+        execution_id = self.canvas.shown_execution() or self.canvas.latest_execution()
+        if execution_id is None:
+            self.status.problem("Run the workflow once first; Run from here reuses its results.")
+            return
+        self.runs.run_from(execution_id, node_id)
+
+    def show_last_run(self) -> None:
+        """Show the latest run of the workflow in front on its canvas."""
+        execution_id = self.canvas.latest_execution()
+        if execution_id is not None:
+            self.canvas.show_execution(execution_id)
+
+    def hide_run(self) -> None:
+        """Take the run off the canvas in front."""
+        tab = self.tabs.current()
+        if tab is not None and tab.overlay is not None:
+            tab.overlay.clear()
+
+    def _stored(self, workflow_id: str) -> Workflow | None:
+        try:
+            return self.workspace.workflows.get(workflow_id)
+        except StudioError as failure:
+            self.status.problem(str(failure))
+            return None

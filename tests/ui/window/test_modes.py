@@ -1,0 +1,134 @@
+"""The window's modes as a person meets them: the mode bar, the View menu and shortcuts, a
+placeholder where a mode has nothing yet, each mode's own docks and menus, and a layout that
+is remembered per mode and after a restart."""
+
+import subprocess
+import sys
+
+from PySide6.QtCore import Qt
+from PySide6.QtGui import QImage
+from PySide6.QtWidgets import QDockWidget, QToolBar, QToolButton
+
+from studio.ui.window.main_window import MainWindow
+from studio.workspace import Workspace
+from tests.cli_runner import REPO_ROOT
+
+
+def make_window(qtbot, mode: str | None = None) -> MainWindow:
+    window = MainWindow(Workspace(), mode)
+    qtbot.addWidget(window)
+    window.resize(1280, 800)
+    window.show()
+    qtbot.waitExposed(window)
+    return window
+
+
+def mode_button(window: MainWindow, label: str) -> QToolButton:
+    bar = window.findChild(QToolBar, "modeBar")
+    action = next(a for a in bar.actions() if a.text() == label)
+    button = bar.widgetForAction(action)
+    assert isinstance(button, QToolButton)
+    return button
+
+
+def visible_docks(window: MainWindow) -> set[str]:
+    return {dock.windowTitle() for dock in window.findChildren(QDockWidget) if dock.isVisible()}
+
+
+def menu_titles(window: MainWindow) -> list[str]:
+    return [a.text().replace("&", "") for a in window.menuBar().actions() if a.isVisible()]
+
+
+def test_the_mode_bar_switches_to_a_placeholder_that_says_what_will_be_there(qtbot) -> None:
+    window = make_window(qtbot)
+    assert window.current_mode().name == "workflows"
+    assert {"Workflows", "Inspector", "Problems"} <= visible_docks(window)
+    qtbot.mouseClick(mode_button(window, "Knowledge"), Qt.MouseButton.LeftButton)
+    assert window.current_mode().name == "knowledge"
+    page = window.centralWidget().currentWidget()
+    assert page.isVisible() and "knowledge graph" in page.text()
+    assert visible_docks(window) == set()  # the workflow docks belong to their mode
+    assert "Workflow" not in menu_titles(window) and "Run" not in menu_titles(window)
+    assert not window.actions_by_name["undo"].isEnabled()  # Ctrl+Z cannot touch a hidden canvas
+    assert mode_button(window, "Knowledge").isChecked()
+    qtbot.mouseClick(mode_button(window, "Workflows"), Qt.MouseButton.LeftButton)
+    assert {"Workflows", "Inspector", "Problems"} <= visible_docks(window)
+    assert "Run" in menu_titles(window) and window.actions_by_name["undo"].isEnabled()
+
+
+def test_modes_answer_to_their_shortcuts_and_the_view_menu(qtbot) -> None:
+    window = make_window(qtbot)
+    window.activateWindow()
+    qtbot.waitUntil(window.isActiveWindow)
+    focus = window.workflows.lists.panel.search
+    focus.setFocus()
+    qtbot.keyClick(focus, Qt.Key.Key_3, Qt.KeyboardModifier.ControlModifier)
+    assert window.current_mode().name == "work"
+    assert "work board" in window.centralWidget().currentWidget().text()
+    view_menu = window.menus["View"]
+    knowledge = next(a for a in view_menu.actions() if a.text() == "Knowledge")
+    knowledge.trigger()
+    assert window.current_mode().name == "knowledge"
+    qtbot.keyClick(window.centralWidget(), Qt.Key.Key_1, Qt.KeyboardModifier.ControlModifier)
+    assert window.current_mode().name == "workflows"
+
+
+def test_each_mode_keeps_its_layout_and_the_window_reopens_in_the_last_mode(qtbot) -> None:
+    window = make_window(qtbot)
+    problems = window.workflows.problems_dock
+    problems.close()  # the person closes the Problems dock in the Workflows mode
+    window.show_mode("knowledge")
+    window.show_mode("workflows")
+    assert not problems.isVisible() and window.workflows.inspector_dock.isVisible()
+    window.show_mode("knowledge")
+    window.close()
+    again = make_window(qtbot)
+    assert again.current_mode().name == "knowledge"
+    again.show_mode("workflows")
+    assert not again.workflows.problems_dock.isVisible()
+    again.reset_layout()
+    assert again.workflows.problems_dock.isVisible()
+
+
+def test_a_mode_asked_for_on_opening_wins_over_the_last_one(qtbot) -> None:
+    window = make_window(qtbot)
+    window.show_mode("work")
+    window.close()
+    assert make_window(qtbot, "knowledge").current_mode().name == "knowledge"
+
+
+def test_studio_screenshot_draws_the_mode_asked_for(tmp_path) -> None:
+    out = tmp_path / "knowledge.png"
+    result = subprocess.run(
+        [sys.executable, "-m", "studio", "screenshot", str(out), "--mode", "knowledge"],
+        capture_output=True,
+        text=True,
+        timeout=120,
+        cwd=REPO_ROOT,
+    )
+    assert result.returncode == 0, result.stderr
+    picture = QImage(str(out))
+    assert (picture.width(), picture.height()) == (1280, 800)
+    # No canvas grid and no docks: the middle of the window is the placeholder's plain page.
+    middle = {picture.pixelColor(x, 200).name() for x in range(300, 1000, 50)}
+    assert len(middle) == 1
+
+
+def test_studio_gui_refuses_a_mode_that_does_not_exist() -> None:
+    result = subprocess.run(
+        [sys.executable, "-m", "studio", "gui", "--mode", "team"],
+        capture_output=True,
+        text=True,
+        timeout=60,
+        cwd=REPO_ROOT,
+    )
+    assert result.returncode == 2
+    assert "invalid choice: 'team'" in result.stderr
+
+
+def test_opening_a_workflow_from_another_mode_brings_the_workflows_mode_forward(qtbot) -> None:
+    window = make_window(qtbot, "knowledge")
+    tab = window.workflows.files.new_workflow()
+    assert window.current_mode().name == "workflows"
+    assert tab is not None and tab.editor.isVisible()
+    assert window.windowTitle() == "Untitled workflow — Studio"
