@@ -2,7 +2,7 @@
 blueprints and the step runner."""
 
 import os
-from collections.abc import Sequence
+from collections.abc import Callable, Sequence
 from functools import cached_property
 from pathlib import Path
 
@@ -74,6 +74,7 @@ class Workspace:
         """Whether a database was named (``--db`` or ``$STUDIO_DB``) rather than defaulted."""
         self.database_target = chosen or str(self.data_dir / DATABASE_FILE)
         self.bus = EventBus()
+        self._landing_watchers: list[Callable[[str], object]] = []
 
     @property
     def agent_dirs(self) -> list[Path]:
@@ -124,7 +125,18 @@ class Workspace:
         return KnowledgeBase(KnowledgeRepository(self.database))
 
     def _land_for_a_run(self, text: str, produced_by: dict) -> str:
-        return self.knowledge.land(text, {"produced_by": produced_by}, source="the run's artifact")
+        ref = self.knowledge.land(text, {"produced_by": produced_by}, source="the run's artifact")
+        for watcher in list(self._landing_watchers):
+            watcher(ref)
+        return ref
+
+    def watch_landings(self, watcher: Callable[[str], object]) -> Callable[[], None]:
+        """Call ``watcher(ref)`` each time a run lands an artifact, on the thread that landed
+        it; returns the function that stops the watching."""
+        self._landing_watchers.append(watcher)
+        return lambda: (
+            self._landing_watchers.remove(watcher) if watcher in self._landing_watchers else None
+        )
 
     @cached_property
     def _blueprint_catalog(self) -> tuple[list[Blueprint], list[str]]:

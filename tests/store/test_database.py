@@ -7,7 +7,7 @@ import time
 from pathlib import Path
 
 import pytest
-from sqlalchemy import text
+from sqlalchemy import event, text
 from sqlalchemy.exc import IntegrityError
 
 from studio.store import database as database_module
@@ -219,6 +219,33 @@ def test_opening_a_new_file_waits_for_a_writer_holding_it(db_path: Path) -> None
     finally:
         release.join(10)
         raw.close()
+
+
+def test_a_new_connection_reads_at_once_while_another_program_holds_the_write_lock(
+    db_path: Path,
+) -> None:
+    database = open_database(db_path)
+    statements: list[str] = []
+    event.listen(
+        database.engine,
+        "connect",
+        lambda connection, _record: connection.set_trace_callback(statements.append),
+        insert=True,
+    )
+    database.engine.dispose()  # the next read opens a fresh pooled connection
+    raw = sqlite3.connect(db_path, isolation_level=None)
+    raw.execute("BEGIN IMMEDIATE")
+    try:
+        began = time.monotonic()
+        assert pragma(database, "journal_mode") == "wal"
+        assert time.monotonic() - began < 1.0  # the busy timeout is 10 s
+        # The file is in WAL already: the new connection asks no change that waits for locks.
+        assert "PRAGMA journal_mode" in statements
+        assert not [s for s in statements if s.replace(" ", "").startswith("PRAGMAjournal_mode=")]
+    finally:
+        raw.execute("ROLLBACK")
+        raw.close()
+        database.close()
 
 
 def test_reopening_migrates_nothing(db_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:

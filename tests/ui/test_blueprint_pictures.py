@@ -10,6 +10,7 @@ from studio.ui.canvas.items import DETAIL_THRESHOLD
 from studio.ui.window.main_window import MainWindow
 from studio.workspace import Workspace
 from tests.cli_runner import REPO_ROOT, run_studio
+from tests.ui.answers import answer
 
 BLUEPRINTS = sorted(path.stem for path in (REPO_ROOT / "blueprints").glob("*.yaml"))
 
@@ -22,7 +23,7 @@ def test_a_blueprint_on_the_canvas_has_no_overlapping_nodes_and_readable_labels(
     qtbot.addWidget(window)
     window.resize(1280, 800)
     window.show()
-    tab = window.workflows.catalog.use_blueprint(slug)
+    tab = answer(qtbot, window.workflows.catalog.use_blueprint(slug))
     tab.editor.view.fit_all()
     rects = [item.sceneBoundingRect() for item in tab.editor.scene.node_items.values()]
     for first, second in combinations(rects, 2):

@@ -8,6 +8,7 @@ from PySide6.QtWidgets import QMessageBox
 from studio.model import EdgeCondition
 from studio.ui.window.main_window import MainWindow
 from studio.workspace import Workspace
+from tests.ui.answers import answer
 from tests.ui.canvas.gestures import drag
 
 
@@ -30,7 +31,7 @@ def test_draw_configure_layout_delete_then_undo_to_empty_and_redo_all(qtbot) -> 
     qtbot.addWidget(window)
     window.resize(1400, 900)
     window.show()
-    tab = window.workflows.files.new_workflow()
+    tab = answer(qtbot, window.workflows.files.new_workflow())
     editor, document = tab.editor, tab.editor.document
     history = [document.snapshot()]
 

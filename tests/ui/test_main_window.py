@@ -12,6 +12,7 @@ from studio.ui.window.main_window import MainWindow
 from studio.ui.workflow_tab import WorkflowTab
 from studio.workspace import Workspace
 from tests.cli_runner import REPO_ROOT
+from tests.ui.answers import answer
 
 ECHO_DEMO = REPO_ROOT / "blueprints" / "echo-demo-workflow.yaml"
 
@@ -34,13 +35,14 @@ def answer_yes(monkeypatch: pytest.MonkeyPatch) -> None:
 def test_the_catalog_lists_the_five_seed_blueprints(qtbot) -> None:
     window = make_window(qtbot)
     listing = window.workflows.lists.panel.blueprints
+    qtbot.waitUntil(lambda: listing.count() == 5)  # read off the UI thread
     names = [listing.item(row).text().split("\n")[0] for row in range(listing.count())]
-    assert len(names) == 5 and "Echo Demo Workflow" in names
+    assert "Echo Demo Workflow" in names
 
 
 def test_using_a_blueprint_opens_an_editable_copy_and_leaves_the_blueprint(qtbot) -> None:
     window = make_window(qtbot)
-    tab = window.workflows.catalog.use_blueprint("parallel-fan-out")
+    tab = answer(qtbot, window.workflows.catalog.use_blueprint("parallel-fan-out"))
     assert tab.editor.document.properties.name == "Parallel Fan-Out (Copy)"
     stored = window.workspace.workflows.get(tab.workflow_id)
     assert stored.status == "DRAFT" and not stored.is_blueprint
@@ -58,7 +60,7 @@ def test_a_broken_file_is_refused_with_a_message_and_stores_nothing(
     monkeypatch.setattr(QMessageBox, "warning", lambda parent, title, text: shown.append(text))
     broken = tmp_path / "broken.yaml"
     broken.write_text("nodes: [\n")
-    assert window.workflows.files.open_workflow_file(str(broken)) is None
+    assert answer(qtbot, window.workflows.files.open_workflow_file(str(broken))) is None
     assert "broken.yaml" in shown[0] and "invalid YAML" in shown[0]
     assert window.workspace.workflows.find() == []
 
@@ -67,7 +69,7 @@ def test_export_then_clear_then_import_gives_back_the_same_workflow(
     qtbot, tmp_path: Path, monkeypatch
 ) -> None:
     window = make_window(qtbot)
-    tab = window.workflows.files.open_workflow_file(str(ECHO_DEMO))
+    tab = answer(qtbot, window.workflows.files.open_workflow_file(str(ECHO_DEMO)))
     original = tab.editor.document.snapshot()
     target = tmp_path / "exported.json"
     monkeypatch.setattr(
@@ -77,7 +79,7 @@ def test_export_then_clear_then_import_gives_back_the_same_workflow(
     window.workflows.files.export_file()
     window.workflows.files.clear_current()
     assert tab.editor.document.nodes == []
-    imported = window.workflows.files.open_workflow_file(str(target))
+    imported = answer(qtbot, window.workflows.files.open_workflow_file(str(target)))
     again = imported.editor.document.snapshot()
     assert again.nodes == original.nodes and again.edges == original.edges
     assert again.name == original.name and again.configuration == original.configuration
@@ -85,8 +87,8 @@ def test_export_then_clear_then_import_gives_back_the_same_workflow(
 
 def test_copy_and_paste_between_two_open_workflows(qtbot) -> None:
     window = make_window(qtbot)
-    source = window.workflows.catalog.use_blueprint("sequential-agent-pipeline")
-    target = window.workflows.files.new_workflow()
+    source = answer(qtbot, window.workflows.catalog.use_blueprint("sequential-agent-pipeline"))
+    target = answer(qtbot, window.workflows.files.new_workflow())
     window.workflows.tabs.tab_widget.setCurrentWidget(source)
     source.editor.scene.select_only(["research", "write"])
     assert source.editor.copy_selection()
@@ -106,25 +108,25 @@ def test_copy_and_paste_between_two_open_workflows(qtbot) -> None:
 
 def test_publishing_shows_problems_or_publishes(qtbot) -> None:
     window = make_window(qtbot)
-    window.workflows.catalog.use_blueprint("conditional-router")
-    assert not window.workflows.files.publish_current()
+    answer(qtbot, window.workflows.catalog.use_blueprint("conditional-router"))
+    assert not answer(qtbot, window.workflows.files.publish_current())
     assert (
         window.workflows.panels.problems.table.rowCount() == 3
         if hasattr(window.workflows.panels.problems, "table")
         else True
     )
-    tab = window.workflows.files.open_workflow_file(str(ECHO_DEMO))
-    assert window.workflows.files.publish_current()
+    tab = answer(qtbot, window.workflows.files.open_workflow_file(str(ECHO_DEMO)))
+    assert answer(qtbot, window.workflows.files.publish_current())
     assert window.workspace.workflows.get(tab.workflow_id).status == "PUBLISHED"
 
 
 def test_deleting_a_published_workflow_is_refused_with_the_reason(qtbot, monkeypatch) -> None:
     window = make_window(qtbot)
-    tab = window.workflows.files.open_workflow_file(str(ECHO_DEMO))
-    assert window.workflows.files.publish_current()
+    tab = answer(qtbot, window.workflows.files.open_workflow_file(str(ECHO_DEMO)))
+    assert answer(qtbot, window.workflows.files.publish_current())
     shown: list[str] = []
     monkeypatch.setattr(QMessageBox, "warning", lambda parent, title, text: shown.append(text))
-    window.workflows.files.delete_workflow(tab.workflow_id)
+    answer(qtbot, window.workflows.files.delete_workflow(tab.workflow_id))
     assert shown == ["Cannot delete a published workflow. Unpublish it first."]
     assert window.workspace.workflows.get(tab.workflow_id)
 
@@ -132,9 +134,9 @@ def test_deleting_a_published_workflow_is_refused_with_the_reason(qtbot, monkeyp
 def two_windows_on_one_workflow(qtbot, tmp_path: Path) -> tuple[WorkflowTab, WorkflowTab]:
     database = str(tmp_path / "shared.db")
     first = make_window(qtbot, Workspace(database=database))
-    tab_one = first.workflows.files.open_workflow_file(str(ECHO_DEMO))
+    tab_one = answer(qtbot, first.workflows.files.open_workflow_file(str(ECHO_DEMO)))
     second = make_window(qtbot, Workspace(database=database))
-    tab_two = second.workflows.tabs.open(tab_one.workflow_id)
+    tab_two = answer(qtbot, second.workflows.tabs.open(tab_one.workflow_id))
     tab_one.editor.edit_properties({"name": "Theirs"})
     assert tab_one.autosaver.save_now()
     tab_two.editor.edit_properties({"description": "mine"})
@@ -169,19 +171,23 @@ def test_two_windows_saving_the_same_workflow_lose_nothing(
 
 def test_save_to_catalog_then_use_and_load_the_saved_blueprint(qtbot) -> None:
     window = make_window(qtbot)
-    tab = window.workflows.catalog.use_blueprint(
-        "parallel-fan-out"
+    tab = answer(
+        qtbot, window.workflows.catalog.use_blueprint("parallel-fan-out")
     )  # placeholder agents are fine in a template
-    saved = window.workflows.catalog.store_blueprint(
-        tab.editor.document.snapshot(), "Team fan-out", "parallel"
+    saved = answer(
+        qtbot,
+        window.workflows.catalog.store_blueprint(
+            tab.editor.document.snapshot(), "Team fan-out", "parallel"
+        ),
     )
     assert saved is not None and saved.status == "PUBLISHED" and saved.is_blueprint
     assert "Team fan-out" in [w.name for w in window.workflows.lists.catalog()]
     listing = window.workflows.lists.panel.blueprints
-    assert any(listing.item(r).text().startswith("Team fan-out") for r in range(listing.count()))
-    copy = window.workflows.catalog.use_blueprint(f"stored:{saved.id}")
+    listed = lambda: [listing.item(r).text() for r in range(listing.count())]  # noqa: E731
+    qtbot.waitUntil(lambda: any(text.startswith("Team fan-out") for text in listed()))
+    copy = answer(qtbot, window.workflows.catalog.use_blueprint(f"stored:{saved.id}"))
     assert copy.editor.document.properties.name == "Team fan-out (Copy)"
-    target = window.workflows.files.new_workflow()
+    target = answer(qtbot, window.workflows.files.new_workflow())
     window.workflows.catalog.load_blueprint_into(target, saved)
     assert len(target.editor.document.nodes) == 5
     assert target.editor.document.properties.name == "Untitled workflow"
@@ -191,7 +197,7 @@ def test_save_to_catalog_then_use_and_load_the_saved_blueprint(qtbot) -> None:
 
 def test_a_blueprint_with_a_cycle_is_not_saved_to_the_catalog(qtbot) -> None:
     window = make_window(qtbot)
-    tab = window.workflows.files.new_workflow()
+    tab = answer(qtbot, window.workflows.files.new_workflow())
     editor = tab.editor
     a = editor.add_node("demo-echo-agent")
     b = editor.add_node("demo-echo-agent")
@@ -205,13 +211,13 @@ def test_a_blueprint_with_a_cycle_is_not_saved_to_the_catalog(qtbot) -> None:
             ]
         }
     )
-    assert window.workflows.catalog.store_blueprint(looped, "Loop", "") is None
+    assert answer(qtbot, window.workflows.catalog.store_blueprint(looped, "Loop", "")) is None
     assert [w.name for w in window.workspace.workflows.find(blueprints=True)] == []
 
 
 def test_opened_files_appear_under_open_recent(qtbot) -> None:
     window = make_window(qtbot)
-    window.workflows.files.open_workflow_file(str(ECHO_DEMO))
+    answer(qtbot, window.workflows.files.open_workflow_file(str(ECHO_DEMO)))
     window.workflows.recent.fill_menu()
     names = [action.text() for action in window.workflows.recent.menu.actions()]
     assert names == ["echo-demo-workflow.yaml"]
@@ -221,7 +227,7 @@ def test_opened_files_appear_under_open_recent(qtbot) -> None:
 
 def test_a_failing_save_keeps_the_change_shows_it_and_retries(qtbot, monkeypatch) -> None:
     window = make_window(qtbot)
-    tab = window.workflows.files.open_workflow_file(str(ECHO_DEMO))
+    tab = answer(qtbot, window.workflows.files.open_workflow_file(str(ECHO_DEMO)))
     repository = tab.autosaver.repository
     real_update = repository.update
 
@@ -246,7 +252,7 @@ def test_a_failing_save_keeps_the_change_shows_it_and_retries(qtbot, monkeypatch
 
 def test_right_click_offers_what_can_be_done(qtbot) -> None:
     window = make_window(qtbot)
-    editor = window.workflows.catalog.use_blueprint("echo-demo-workflow").editor
+    editor = answer(qtbot, window.workflows.catalog.use_blueprint("echo-demo-workflow")).editor
     on_node = [
         a.text()
         for a in editor.context_menu(editor.view.mapToScene(0, 0), "say-hello").actions()

@@ -24,6 +24,7 @@ from tests.store.storage_faults import (
     read_only_file,
     small_disk,
 )
+from tests.ui.answers import answer, answer_on
 from tests.ui.run.history_scenarios import chain, publish, write_yaml
 from tests.ui.run.run_loop import act, run_loop, until  # noqa: F401
 from tests.ui.run.window_runs import open_window
@@ -85,7 +86,7 @@ def test_a_full_disk_under_autosave_shows_a_dialog_and_keeps_the_change(
         )
         window = open_window(qtbot, workspace)
         try:
-            tab = window.workflows.tabs.open(stored.id)
+            tab = answer(qtbot, window.workflows.tabs.open(stored.id))
             tab.editor.edit_properties({"name": "after"})
             filler = fill(disk)
             assert tab.autosaver.save_now() is False
@@ -138,7 +139,7 @@ def test_a_run_the_disk_fills_under_shows_a_dialog_and_resumes_once_there_is_roo
         )
         window = open_window(qtbot, workspace)
         try:
-            window.workflows.tabs.open(workflow.id)
+            answer_on(run_loop, window.workflows.tabs.open(workflow.id))
             records = []
             act(
                 run_loop, lambda: records.append(window.workflows.runs.start(workflow.id, {"n": 1}))

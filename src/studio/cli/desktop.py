@@ -2,14 +2,19 @@
 
 import argparse
 from pathlib import Path
+from typing import TYPE_CHECKING
 
 from studio.cli.shared import (
     EXIT_UNREADABLE,
+    ArgumentProblem,
     add_agents_option,
     add_db_option,
     fail,
     workspace_for,
 )
+
+if TYPE_CHECKING:
+    from studio.ui.screenshot import KnowledgeShot
 
 MODES = ("workflows", "knowledge", "work")
 """The window's modes, as the mode bar shows them (kept here so the CLI loads no Qt)."""
@@ -26,7 +31,12 @@ def add_commands(commands: argparse._SubParsersAction) -> None:
     shot = commands.add_parser("screenshot", help="render the app offscreen to a PNG")
     shot.add_argument("out", help="the PNG file to write")
     shot.add_argument("--open", dest="file", help="a workflow file to open first")
-    shot.add_argument("--view", default="main", choices=["main", "canvas"], help="what to render")
+    shot.add_argument(
+        "--view",
+        default="main",
+        choices=["main", "canvas", "knowledge"],
+        help="what to render: the window, the workflow canvas, or the Knowledge mode",
+    )
     shot.add_argument("--size", default="1280x800", help="window size as WIDTHxHEIGHT")
     add_mode_option(shot)
     shot.add_argument(
@@ -38,9 +48,25 @@ def add_commands(commands: argparse._SubParsersAction) -> None:
         metavar="N",
         help="with --run: replay it, stopped after its Nth event",
     )
+    add_knowledge_options(shot)
     add_agents_option(shot)
     add_db_option(shot)
     shot.set_defaults(handler=run_screenshot)
+
+
+def add_knowledge_options(shot: argparse.ArgumentParser) -> None:
+    """What ``--view knowledge`` draws."""
+    group = shot.add_argument_group("with --view knowledge")
+    group.add_argument("--subject", help="show this subject only")
+    group.add_argument(
+        "--around", metavar="NODE", help="focus on a node (its id, or a bare item id like R-SSO)"
+    )
+    group.add_argument("--depth", type=int, default=1, choices=[1, 2, 3], help="focus depth")
+    group.add_argument("--as-of", metavar="TIME", help="the graph as it stood then (ISO time)")
+    group.add_argument("--compare-to", metavar="TIME", help="mark what changed since then")
+    group.add_argument("--items", action="store_true", help="show typed items")
+    group.add_argument("--units", action="store_true", help="show units of work")
+    group.add_argument("--sections", action="store_true", help="show sections")
 
 
 def add_mode_option(parser: argparse.ArgumentParser) -> None:
@@ -79,6 +105,27 @@ def run_screenshot(args: argparse.Namespace) -> int:
         if not latest:
             return fail("--run last: there are no runs in this database")
         run = latest[0].execution_id
+    try:
+        shot = knowledge_shot(args)
+    except ArgumentProblem as problem:
+        return fail(str(problem), EXIT_UNREADABLE)
     return render_screenshot(
-        workspace, Path(args.out), size, args.file, args.view, run, args.replay_at, args.mode
+        workspace, Path(args.out), size, args.file, args.view, run, args.replay_at, args.mode, shot
+    )
+
+
+def knowledge_shot(args: argparse.Namespace) -> "KnowledgeShot":
+    """The ``--view knowledge`` options; ArgumentProblem for a time that is not one."""
+    from studio.cli.knowledge_handlers import parse_moment
+    from studio.ui.screenshot import KnowledgeShot
+
+    return KnowledgeShot(
+        subject=args.subject,
+        around=args.around,
+        depth=args.depth,
+        as_of=None if args.as_of is None else parse_moment(args.as_of),
+        compare_to=None if args.compare_to is None else parse_moment(args.compare_to),
+        items=args.items,
+        units=args.units,
+        sections=args.sections,
     )

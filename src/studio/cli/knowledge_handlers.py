@@ -149,7 +149,7 @@ def kg_history(args: argparse.Namespace) -> int:
 def kg_diff(args: argparse.Namespace) -> int:
     """``studio kg diff --from T1 --to T2``: nodes and edges added, removed, changed."""
     damaged: list[DamagedVersion] = []
-    before, after = _moment(args.before), _moment(args.after)
+    before, after = parse_moment(args.before), parse_moment(args.after)
     change = _knowledge(args).diff(before, after, _view(args), damaged)
     data = change.to_data()
     if args.json:
@@ -277,10 +277,10 @@ def _view(args: argparse.Namespace) -> ViewOptions:
 
 def _time(text: str | None) -> datetime | None:
     """The moment of an optional ``--as-of``: None when it is not given."""
-    return None if text is None else _moment(text)
+    return None if text is None else parse_moment(text)
 
 
-def _moment(text: str) -> datetime:
+def parse_moment(text: str) -> datetime:
     """An ISO date or time; a date means its end (everything landed that day counts)."""
     try:
         moment = datetime.fromisoformat(text.replace("Z", "+00:00"))

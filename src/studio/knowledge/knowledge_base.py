@@ -118,13 +118,16 @@ class KnowledgeBase:
         folder: Path,
         progress: Callable[[int, int, Path], None] | None = None,
         batch_size: int = INGEST_BATCH,
+        cancelled: Callable[[], bool] | None = None,
     ) -> list[str]:
         """Land every ``*.md`` file of a folder (README.md excepted) in date order.
 
         Files are ordered by the moment their ``created_at`` names (whatever its offset),
         those without a readable one last, then by name, so a later version lands
         after the one it replaces; they are stored a batch at a time. A rejected file stops
-        the ingest with its problems; the files before it stay landed."""
+        the ingest with its problems; the files before it stay landed. ``cancelled`` is asked
+        after each file: once it answers True the files before stay landed, the rest are not,
+        and the refs returned are those landed."""
         files = sorted(
             (path for path in folder.rglob("*.md") if path.name.lower() != "readme.md"),
             key=date_order,
@@ -139,6 +142,8 @@ class KnowledgeBase:
                         batch.commit()
                     if progress is not None:
                         progress(index, len(files), files[index - 1])
+                    if cancelled is not None and cancelled():
+                        break
         finally:
             batch.commit()
         return refs

@@ -247,7 +247,12 @@ def _configure_sqlite(engine: Engine) -> None:
 
 
 def _switch_to_wal(cursor) -> None:
-    """Turn on WAL, waiting like any write would: SQLite's busy handler skips this pragma."""
+    """Turn on WAL unless the file has it already, waiting like any write would: SQLite's
+    busy handler skips this pragma. A connection to a file in WAL (every one but the first)
+    only reads the mode, so opening it for a read never waits for another program's lock."""
+    cursor.execute("PRAGMA journal_mode")
+    if str(cursor.fetchone()[0]).lower() == "wal":
+        return
     deadline = time.monotonic() + BUSY_TIMEOUT_MS / 1000
     pause = 0.005
     while True:

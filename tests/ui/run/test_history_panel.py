@@ -273,6 +273,7 @@ def test_enter_shows_the_run_on_the_canvas_and_the_buttons_emit_their_intents(
         ("showOnCanvasButton", panel.showOnCanvasRequested),
         ("replayButton", panel.replayRequested),
         ("rerunButton", panel.rerunRequested),
+        ("showArtifactsButton", panel.artifactsRequested),
     ):
         with qtbot.waitSignal(signal) as emitted:
             qtbot.mouseClick(button(panel, name), Qt.MouseButton.LeftButton)
@@ -281,6 +282,7 @@ def test_enter_shows_the_run_on_the_canvas_and_the_buttons_emit_their_intents(
         "Show on canvas",
         "Replay",
         "Re-run",
+        "Show artifacts",
     ]
 
 

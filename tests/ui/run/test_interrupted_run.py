@@ -13,6 +13,7 @@ from PySide6.QtCore import Qt
 
 from studio.model.execution import RUNNING
 from tests.cli_runner import REPO_ROOT
+from tests.ui.answers import answer_on
 from tests.ui.run.history_scenarios import chain, publish, write_yaml
 from tests.ui.run.run_loop import act, run_loop, until  # noqa: F401
 from tests.ui.run.window_runs import badge_lines, open_window
@@ -88,8 +89,8 @@ def test_killed_mid_run_then_reopened_the_run_resumes_to_completion(
     (record,) = workspace.executions.find(workflow_id=workflow.id)
     assert record.status == RUNNING
     window = open_window(qtbot, workspace)
-    button = window.findChild(object, "interruptedRunsButton")
-    assert button is not None and button.isVisible()
+    button = until(run_loop, lambda: window.findChild(object, "interruptedRunsButton"))
+    assert button.isVisible()
     assert button.text() == "⏹ 1 interrupted run · Show"
     qtbot.mouseClick(button, Qt.MouseButton.LeftButton)
 
@@ -99,6 +100,7 @@ def test_killed_mid_run_then_reopened_the_run_resumes_to_completion(
     assert "Interrupted · resumable" in history.tree.item_for(record.execution_id).text(0)
     resume = history.detail.findChild(object, "resumeButton")
     assert resume.isVisible() and resume.isEnabled()
+    until(run_loop, lambda: badge_lines(window, "first"))  # drawn once the run is read
     assert badge_lines(window, "first")[0].startswith("✓ Completed")
     assert badge_lines(window, "slow")[0] == "⏹ Interrupted · resumable"
 
@@ -128,7 +130,7 @@ def test_closing_the_window_stops_its_runs_and_leaves_them_resumable(
         chain("closing", {"id": "slow", "name": "Slow step", "agentId": "slow-once"}),
     )
     window = open_window(qtbot, workspace)
-    window.workflows.tabs.open(workflow.id)
+    answer_on(run_loop, window.workflows.tabs.open(workflow.id))
     record = window.workflows.runs.start(workflow.id, {"order": 2}).result(timeout=10)
     pid_file = tmp_path / "child.pid"
     until(run_loop, lambda: pid_file.exists() and pid_file.read_text().strip())

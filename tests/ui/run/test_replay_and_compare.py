@@ -18,6 +18,7 @@ from studio.ui.run.compare_view import CompareView
 from studio.ui.run.replay_bar import ReplayBar, ReplayLog, playback_delays
 from studio.ui.window.main_window import MainWindow
 from studio.workspace import Workspace
+from tests.ui.answers import answer
 from tests.ui.run.window_runs import open_window
 
 REPO_ROOT = Path(__file__).resolve().parents[3]
@@ -122,8 +123,8 @@ def assert_canvas_at(bar: ReplayBar, overlay, events, node_ids, k: int) -> None:
         assert shown[node_id].startswith(expected[node_id]), (k, shown, expected)
 
 
-def replay(window: MainWindow, execution_id: str) -> tuple[ReplayBar, Any, list, list[str]]:
-    overlay = window.workflows.run_canvas.show_execution(execution_id)
+def replay(qtbot, window: MainWindow, execution_id: str) -> tuple[ReplayBar, Any, list, list[str]]:
+    overlay = answer(qtbot, window.workflows.run_canvas.show_execution(execution_id))
     node_ids = list(window.workflows.run_canvas.run_view(execution_id).nodes)
     events = window.workspace.executions.events(execution_id)
     bar = ReplayBar()
@@ -152,7 +153,7 @@ def slider_x(bar: ReplayBar, value: int) -> QPoint:
 def test_stepping_through_the_echo_demo_shows_each_stored_moment(qtbot, window) -> None:
     workflow = window.workspace.import_and_publish(ECHO_DEMO)
     execution_id = execute(window.workspace, workflow, {"message": "hi"})
-    bar, overlay, events, node_ids = replay(window, execution_id)
+    bar, overlay, events, node_ids = replay(qtbot, window, execution_id)
     moments: list[int] = []
     bar.momentChanged.connect(moments.append)
 
@@ -187,7 +188,7 @@ def test_dragging_the_slider_scrubs_and_a_replayed_moment_ignores_later_events(
 ) -> None:
     workflow = window.workspace.import_and_publish(ECHO_DEMO)
     execution_id = execute(window.workspace, workflow, {"message": "hi"})
-    bar, overlay, events, node_ids = replay(window, execution_id)
+    bar, overlay, events, node_ids = replay(qtbot, window, execution_id)
     qtbot.waitExposed(bar)
     middle = next(i for i, e in enumerate(events, 1) if e.type == "node.started")
     qtbot.mousePress(bar.slider, Qt.MouseButton.LeftButton, pos=slider_x(bar, len(events)))
@@ -201,13 +202,14 @@ def test_dragging_the_slider_scrubs_and_a_replayed_moment_ignores_later_events(
     before = badge_texts(overlay)
     for event in events[middle:]:
         overlay.apply(event)
+    overlay.flush()
     assert badge_texts(overlay) == before
 
 
 def test_play_pause_heat_map_and_close(qtbot, window, tmp_path) -> None:
     workflow = picky_flow(window.workspace, tmp_path)
     execution_id = execute(window.workspace, workflow, {"message": "hello"})
-    bar, overlay, events, node_ids = replay(window, execution_id)
+    bar, overlay, events, node_ids = replay(qtbot, window, execution_id)
     seen: list[int] = []
     bar.momentChanged.connect(seen.append)
     bar.speed.setCurrentIndex(2)  # 4×
@@ -244,7 +246,7 @@ def test_play_pause_heat_map_and_close(qtbot, window, tmp_path) -> None:
 def test_the_replay_picture(qtbot, window, tmp_path) -> None:
     workflow = picky_flow(window.workspace, tmp_path)
     execution_id = execute(window.workspace, workflow, {"message": "hello"})
-    bar, overlay, events, node_ids = replay(window, execution_id)
+    bar, overlay, events, node_ids = replay(qtbot, window, execution_id)
     retrying = next(i for i, e in enumerate(events, 1) if e.type == "node.retrying")
     bar.seek(retrying + 1)
     bar.heat_button.setChecked(True)
@@ -317,7 +319,7 @@ def test_comparing_a_good_run_with_a_failed_one(qtbot, workspace, tmp_path) -> N
     qtbot.addWidget(view)
     view.resize(1000, 640)
     view.show()
-    comparison = view.compare(good, bad)
+    comparison = answer(qtbot, view.compare(good, bad))
     table = view.table
     assert table.rowCount() == 4
     rows = {table.item(r, 0).text(): [table.item(r, c).text() for c in range(7)] for r in range(4)}
@@ -364,14 +366,14 @@ def test_only_changed_hides_the_rows_that_did_the_same(qtbot, workspace) -> None
     view = CompareView(workspace)
     qtbot.addWidget(view)
     view.show()
-    view.compare(first, second)
+    answer(qtbot, view.compare(first, second))
     # Durations of an echo are a few ms, far under the 50 ms that counts as a change.
     assert view.summary.text() == "0 of 2 nodes changed"
     qtbot.mouseClick(view.only_changed, Qt.MouseButton.LeftButton)
     assert view.only_changed.isChecked()
     assert all(view.table.isRowHidden(r) for r in range(view.table.rowCount()))
     third = execute(workspace, workflow, {"message": "other"})
-    view.compare(first, third)
+    answer(qtbot, view.compare(first, third))
     assert view.summary.text() == "2 of 2 nodes changed"
     assert not any(view.table.isRowHidden(r) for r in range(view.table.rowCount()))
     qtbot.mouseClick(view.only_changed, Qt.MouseButton.LeftButton)
@@ -386,12 +388,12 @@ def test_runs_of_different_workflows_are_refused_with_a_message(qtbot, workspace
     view = CompareView(workspace)
     qtbot.addWidget(view)
     view.show()
-    assert view.compare(first, second) is None
+    assert answer(qtbot, view.compare(first, second)) is None
     assert view.message.isVisible()
     assert view.message.text() == (
         "✖ These runs are of different workflows: 'Echo Demo Workflow' and 'Picky flow'. "
         "Pick two runs of one workflow."
     )
     assert view.table.rowCount() == 0
-    assert view.compare(first, "no-such-run") is None
+    assert answer(qtbot, view.compare(first, "no-such-run")) is None
     assert "not found" in view.message.text()

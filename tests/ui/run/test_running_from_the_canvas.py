@@ -10,6 +10,7 @@ from PySide6.QtWidgets import QGraphicsSceneHoverEvent
 from studio.ui.run import overlay as overlay_module
 from studio.ui.run.overlay import NodeBadge
 from studio.workspace import Workspace
+from tests.ui.answers import answer_on
 from tests.ui.run.run_loop import act, run_loop, until  # noqa: F401
 from tests.ui.run.window_runs import open_window
 
@@ -36,18 +37,20 @@ def badge_texts(tab) -> dict[str, str]:
 def test_echo_demo_runs_from_the_canvas(qtbot, window, run_loop, monkeypatch) -> None:  # noqa: F811
     monkeypatch.setattr(overlay_module, "FADE_AFTER_MS", 400)
     workflow = window.workspace.import_and_publish(ECHO_DEMO)
-    tab = window.workflows.tabs.open(workflow.id)
+    tab = answer_on(run_loop, window.workflows.tabs.open(workflow.id))
     seen: dict[str, list[str]] = {node.id: [] for node in workflow.nodes}
 
     def watch(_event) -> None:
+        if tab.overlay is not None:
+            tab.overlay.flush()  # as if each event were drawn the moment it arrived
         for node_id, text in badge_texts(tab).items():
             if not seen[node_id] or seen[node_id][-1] != text:
                 seen[node_id].append(text)
 
     window.workflows.runs.eventArrived.connect(watch)
     qtbot.keyClick(tab.editor.view, Qt.Key.Key_F5)
-    dialog = window.workflows.run_actions.input_dialog
-    assert dialog is not None and dialog.isVisible()
+    dialog = until(run_loop, lambda: window.workflows.run_actions.input_dialog)
+    assert dialog.isVisible()
     dialog.editor.selectAll()
     qtbot.keyClicks(dialog.editor, '{"message": "hello from the canvas"}')
     act(run_loop, qtbot.mouseClick, dialog.run_button, Qt.MouseButton.LeftButton)
@@ -67,7 +70,7 @@ def test_echo_demo_runs_from_the_canvas(qtbot, window, run_loop, monkeypatch) ->
     # Hovering the label previews what went through the edge.
     hover = QGraphicsSceneHoverEvent(QEvent.Type.GraphicsSceneHoverEnter)
     flow.label.hoverEnterEvent(hover)
-    assert "hello from the canvas" in flow.label.toolTip()
+    until(run_loop, lambda: "hello from the canvas" in flow.label.toolTip())
 
     # Still shown right after the run; gone after the fade; one click brings it back.
     assert tab.overlay.is_shown
@@ -76,7 +79,8 @@ def test_echo_demo_runs_from_the_canvas(qtbot, window, run_loop, monkeypatch) ->
     assert badges == []
     assert window.workflows.live_runs.progress.show_button.isVisible()
     qtbot.mouseClick(window.workflows.live_runs.progress.show_button, Qt.MouseButton.LeftButton)
-    assert tab.overlay.is_shown and tab.overlay.execution_id == record.execution_id
+    until(run_loop, lambda: tab.overlay.is_shown)  # read from the store, then drawn
+    assert tab.overlay.execution_id == record.execution_id
     assert all(text.startswith("✓ Completed") for text in badge_texts(tab).values())
 
     # And the run is in the history of the workflow, newest first.
@@ -87,12 +91,12 @@ def test_echo_demo_runs_from_the_canvas(qtbot, window, run_loop, monkeypatch) ->
     assert history.tree.current_id() in (None, record.execution_id)
 
 
-def test_a_draft_cannot_run_and_says_why(qtbot, window) -> None:
-    tab = window.workflows.files.new_workflow()
+def test_a_draft_cannot_run_and_says_why(qtbot, window, run_loop) -> None:  # noqa: F811
+    tab = answer_on(run_loop, window.workflows.files.new_workflow())
     qtbot.keyClick(tab.editor.view, Qt.Key.Key_F5)
+    box = until(run_loop, lambda: window.findChild(object, "runProblem"))
+    assert "Only published workflows can be executed" in box.text()
     assert window.workflows.run_actions.input_dialog is None
-    box = window.findChild(object, "runProblem")
-    assert box is not None and "Only published workflows can be executed" in box.text()
 
 
 def test_run_from_here_reuses_the_first_node_and_reruns_the_second(
@@ -101,7 +105,7 @@ def test_run_from_here_reuses_the_first_node_and_reruns_the_second(
     run_loop,  # noqa: F811
 ) -> None:
     workflow = window.workspace.import_and_publish(ECHO_DEMO)
-    tab = window.workflows.tabs.open(workflow.id)
+    tab = answer_on(run_loop, window.workflows.tabs.open(workflow.id))
     first = window.workflows.runs.start(workflow.id, {"message": "once"}).result(10)
     until(run_loop, lambda: not window.workflows.runs.is_driving(first.execution_id))
 
@@ -141,7 +145,7 @@ def test_cancel_stops_the_run_shown_on_the_canvas(qtbot, window, run_loop, tmp_p
     workspace = Workspace(agent_dirs=[agents])
     window = open_window(qtbot, workspace)
     workflow = publish(workspace, tmp_path, data)
-    tab = window.workflows.tabs.open(workflow.id)
+    tab = answer_on(run_loop, window.workflows.tabs.open(workflow.id))
     record = window.workflows.runs.start(workflow.id, None).result(timeout=10)
     until(run_loop, lambda: badge_texts(tab).get("wait", "").startswith("◐ Running"))
     act(run_loop, qtbot.keyClick, tab.editor.view, Qt.Key.Key_F5, Qt.KeyboardModifier.ShiftModifier)
@@ -153,7 +157,7 @@ def test_cancel_stops_the_run_shown_on_the_canvas(qtbot, window, run_loop, tmp_p
 
 def test_replay_and_compare_open_from_the_runs_panel(qtbot, window, run_loop) -> None:  # noqa: F811
     workflow = window.workspace.import_and_publish(ECHO_DEMO)
-    tab = window.workflows.tabs.open(workflow.id)
+    tab = answer_on(run_loop, window.workflows.tabs.open(workflow.id))
     for message in ("one", "two"):
         record = window.workflows.runs.start(workflow.id, {"message": message}).result(10)
         until(run_loop, lambda r=record: not window.workflows.runs.is_driving(r.execution_id))
@@ -163,7 +167,7 @@ def test_replay_and_compare_open_from_the_runs_panel(qtbot, window, run_loop) ->
     history.select_execution(record.execution_id)
     qtbot.mouseClick(history.findChild(object, "replayButton"), Qt.MouseButton.LeftButton)
     bar = tab.replay_bar
-    assert bar.isVisible()
+    until(run_loop, bar.isVisible)
     qtbot.keyClick(bar.slider, Qt.Key.Key_Home)
     assert set(badge_texts(tab).values()) == {"○ Pending"}
     qtbot.keyClick(bar.slider, Qt.Key.Key_End)
@@ -174,6 +178,7 @@ def test_replay_and_compare_open_from_the_runs_panel(qtbot, window, run_loop) ->
     history.tree.selectAll()
     qtbot.mouseClick(history.findChild(object, "compareButton"), Qt.MouseButton.LeftButton)
     (compare,) = window.workflows.run_docks.compare_windows
+    until(run_loop, lambda: compare.comparison is not None)
     table = compare.findChild(object, "compareTable")
     changed = [table.item(row, 6).text() for row in range(table.rowCount())]
     assert any("output" in text for text in changed)
@@ -204,7 +209,7 @@ def test_deleting_a_node_during_a_run_and_undoing_keeps_the_overlay_working(
             {"id": "second", "name": "Second", "agentId": "pause"},
         ),
     )
-    tab = window.workflows.tabs.open(workflow.id)
+    tab = answer_on(run_loop, window.workflows.tabs.open(workflow.id))
     record = window.workflows.runs.start(workflow.id, {"n": 1}).result(timeout=10)
     until(run_loop, lambda: badge_texts(tab).get("first", "").startswith("◐ Running"))
     tab.editor.scene.select_only(["first"])
@@ -234,9 +239,9 @@ def test_the_run_dialog_refuses_input_over_the_limits(
     said: str,
 ) -> None:
     workflow = window.workspace.import_and_publish(ECHO_DEMO)
-    tab = window.workflows.tabs.open(workflow.id)
+    tab = answer_on(run_loop, window.workflows.tabs.open(workflow.id))
     qtbot.keyClick(tab.editor.view, Qt.Key.Key_F5)
-    dialog = window.workflows.run_actions.input_dialog
+    dialog = until(run_loop, lambda: window.workflows.run_actions.input_dialog)
     dialog.editor.selectAll()
     qtbot.keyClicks(dialog.editor, typed)
     assert not dialog.run_button.isEnabled()

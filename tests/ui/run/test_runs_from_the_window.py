@@ -9,6 +9,7 @@ import pytest
 from PySide6.QtCore import Qt
 
 from studio.workspace import Workspace
+from tests.ui.answers import answer_on
 from tests.ui.run.history_scenarios import (
     flaky_flow,
     gated_flow,
@@ -17,7 +18,12 @@ from tests.ui.run.history_scenarios import (
     workspace_with_agents,
 )
 from tests.ui.run.run_loop import act, run_loop, until  # noqa: F401
-from tests.ui.run.window_runs import badge_lines, open_window, run_from_canvas
+from tests.ui.run.window_runs import (
+    badge_lines,
+    drawn_badge_lines,
+    open_window,
+    run_from_canvas,
+)
 
 
 class LongDraws(random.Random):
@@ -52,10 +58,10 @@ def test_a_flaky_node_shows_attempt_and_countdown_then_completes(
     data["nodes"][0]["retryPolicy"].update(backoffBase=1.6, backoffMax=1.6)
     workflow = publish(workspace, tmp_path, data)
     window.workflows.runs.runner.node_runner.rng = LongDraws()
-    window.workflows.tabs.open(workflow.id)
+    answer_on(run_loop, window.workflows.tabs.open(workflow.id))
     seen: list[str] = []
     window.workflows.runs.eventArrived.connect(
-        lambda _e: seen.extend(badge_lines(window, "flaky")[:1])
+        lambda _e: seen.extend(drawn_badge_lines(window, "flaky")[:1])
     )
 
     run_from_canvas(qtbot, window, run_loop)
@@ -67,6 +73,7 @@ def test_a_flaky_node_shows_attempt_and_countdown_then_completes(
     until(run_loop, lambda: badge_lines(window, "flaky")[0].startswith("✓ Completed"))
     assert any(t.startswith("↻ attempt 3 of 4, next in") for t in seen)
     assert any(t.startswith("◐ Running · attempt 3") for t in seen)
+    until(run_loop, lambda: "Completed" in window.workflows.live_runs.progress.label.text())
     record = workspace.executions.find(workflow_id=workflow.id)[0]
     assert record.status == "completed"
 
@@ -89,7 +96,7 @@ def test_a_failed_run_that_rolled_back_shows_its_compensations_and_badge(
     ticket_state,
 ) -> None:
     workflow = publish(workspace, tmp_path, rollback_flow(close_tool=close_tool))
-    window.workflows.tabs.open(workflow.id)
+    answer_on(run_loop, window.workflows.tabs.open(workflow.id))
     run_from_canvas(qtbot, window, run_loop, '{"order": 42}')
     until(run_loop, lambda: "Failed" in window.workflows.live_runs.progress.label.text())
     until(run_loop, lambda: ticket_state in badge_lines(window, "create-ticket"))
@@ -122,7 +129,7 @@ def test_a_run_waiting_for_approval_is_approved_from_the_panel_and_completes(
     run_loop,  # noqa: F811
 ) -> None:
     workflow = publish(workspace, tmp_path, gated_flow())
-    window.workflows.tabs.open(workflow.id)
+    answer_on(run_loop, window.workflows.tabs.open(workflow.id))
     run_from_canvas(qtbot, window, run_loop, '{"order": 7}')
     until(run_loop, lambda: badge_lines(window, "gate")[:1] == ["⏸ Waiting for approval"])
     until(run_loop, lambda: window.workflows.approvals_dock.windowTitle() == "Approvals (1)")
@@ -141,12 +148,12 @@ def test_a_run_waiting_for_approval_is_approved_from_the_panel_and_completes(
     act(run_loop, qtbot.mouseClick, panel.approve_button, Qt.MouseButton.LeftButton)
 
     until(run_loop, lambda: "Completed" in window.workflows.live_runs.progress.label.text())
+    until(run_loop, lambda: badge_lines(window, "after")[0].startswith("✓ Completed"))
     user = window.workflows.runs.user
     assert badge_lines(window, "gate") == [
         badge_lines(window, "gate")[0],
         f"✓ Approved by {user}",
     ]
-    assert badge_lines(window, "after")[0].startswith("✓ Completed")
     until(run_loop, lambda: window.workflows.approvals_dock.windowTitle() == "Approvals")
     task = workspace.human_tasks.for_execution(
         workspace.executions.find(workflow_id=workflow.id)[0].execution_id

@@ -4,7 +4,7 @@ from PySide6.QtCore import Qt
 
 from studio.ui.window.main_window import MainWindow
 from studio.workspace import Workspace
-from tests.ui.run.run_loop import act
+from tests.ui.run.run_loop import act, until
 
 
 def open_window(qtbot, workspace: Workspace) -> MainWindow:
@@ -19,9 +19,11 @@ def open_window(qtbot, workspace: Workspace) -> MainWindow:
 def run_from_canvas(qtbot, window: MainWindow, run_loop, text: str | None = None) -> None:
     """Press F5 on the canvas in front, type the input (or keep the last one) and click Run."""
     tab = window.workflows.tabs.current()
+    actions = window.workflows.run_actions
+    before = actions.input_dialog
     qtbot.keyClick(tab.editor.view, Qt.Key.Key_F5)
-    dialog = window.workflows.run_actions.input_dialog
-    assert dialog is not None and dialog.isVisible()
+    dialog = until(run_loop, lambda: actions.input_dialog is not before and actions.input_dialog)
+    assert dialog.isVisible()
     if text is not None:
         dialog.editor.selectAll()
         qtbot.keyClicks(dialog.editor, text)
@@ -33,3 +35,12 @@ def badge_lines(window: MainWindow, node_id: str) -> list[str]:
     overlay = window.workflows.tabs.current().overlay
     badge = overlay.badges.get(node_id) if overlay else None
     return [text for text, _colour in badge.lines] if badge else []
+
+
+def drawn_badge_lines(window: MainWindow, node_id: str) -> list[str]:
+    """A node's badge lines with what the canvas has yet to draw drawn now: what a person
+    would see were every event drawn the moment it arrived."""
+    overlay = window.workflows.tabs.current().overlay
+    if overlay is not None:
+        overlay.flush()
+    return badge_lines(window, node_id)

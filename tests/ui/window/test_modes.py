@@ -12,6 +12,7 @@ from PySide6.QtWidgets import QDockWidget, QToolBar, QToolButton
 from studio.ui.window.main_window import MainWindow
 from studio.workspace import Workspace
 from tests.cli_runner import REPO_ROOT
+from tests.ui.answers import answer
 
 
 def make_window(qtbot, mode: str | None = None) -> MainWindow:
@@ -39,18 +40,24 @@ def menu_titles(window: MainWindow) -> list[str]:
     return [a.text().replace("&", "") for a in window.menuBar().actions() if a.isVisible()]
 
 
-def test_the_mode_bar_switches_to_a_placeholder_that_says_what_will_be_there(qtbot) -> None:
+def test_the_mode_bar_switches_between_modes_with_their_own_docks_and_menus(qtbot) -> None:
     window = make_window(qtbot)
     assert window.current_mode().name == "workflows"
     assert {"Workflows", "Inspector", "Problems"} <= visible_docks(window)
+    assert "Graph" not in menu_titles(window)
     qtbot.mouseClick(mode_button(window, "Knowledge"), Qt.MouseButton.LeftButton)
     assert window.current_mode().name == "knowledge"
     page = window.centralWidget().currentWidget()
-    assert page.isVisible() and "knowledge graph" in page.text()
-    assert visible_docks(window) == set()  # the workflow docks belong to their mode
+    assert page is window.knowledge.page and page.isVisible()
+    # the workflow docks belong to their mode, the knowledge docks to theirs
+    assert visible_docks(window) == {"Filters", "Artifact", "Insights", "Changes"}
     assert "Workflow" not in menu_titles(window) and "Run" not in menu_titles(window)
+    assert "Graph" in menu_titles(window)
     assert not window.actions_by_name["undo"].isEnabled()  # Ctrl+Z cannot touch a hidden canvas
     assert mode_button(window, "Knowledge").isChecked()
+    qtbot.mouseClick(mode_button(window, "Work"), Qt.MouseButton.LeftButton)
+    assert "work board" in window.centralWidget().currentWidget().text()  # not built yet
+    assert visible_docks(window) == set()
     qtbot.mouseClick(mode_button(window, "Workflows"), Qt.MouseButton.LeftButton)
     assert {"Workflows", "Inspector", "Problems"} <= visible_docks(window)
     assert "Run" in menu_titles(window) and window.actions_by_name["undo"].isEnabled()
@@ -109,8 +116,9 @@ def test_studio_screenshot_draws_the_mode_asked_for(tmp_path) -> None:
     assert result.returncode == 0, result.stderr
     picture = QImage(str(out))
     assert (picture.width(), picture.height()) == (1280, 800)
-    # No canvas grid and no docks: the middle of the window is the placeholder's plain page.
-    middle = {picture.pixelColor(x, 200).name() for x in range(300, 1000, 50)}
+    # An empty store: the middle of the window is the knowledge mode's empty page, with no
+    # workflow canvas grid across it.
+    middle = {picture.pixelColor(x, 150).name() for x in range(450, 800, 25)}
     assert len(middle) == 1
 
 
@@ -128,7 +136,7 @@ def test_studio_gui_refuses_a_mode_that_does_not_exist() -> None:
 
 def test_opening_a_workflow_from_another_mode_brings_the_workflows_mode_forward(qtbot) -> None:
     window = make_window(qtbot, "knowledge")
-    tab = window.workflows.files.new_workflow()
+    tab = answer(qtbot, window.workflows.files.new_workflow())
     assert window.current_mode().name == "workflows"
     assert tab is not None and tab.editor.isVisible()
     assert window.windowTitle() == "Untitled workflow — Studio"

@@ -1,34 +1,57 @@
-"""A minimap in the canvas corner: every node as a small box, the visible part framed;
-click or drag on it to move the view there. It draws boxes itself rather than rendering the
-scene a second time, so it costs little even for thousands of nodes."""
+"""A minimap in a canvas corner: every node as a small box, the visible part framed; click or
+drag on it to move the view there. It draws boxes itself rather than rendering the scene a
+second time, and keeps the boxes as a picture until the nodes change, so scrolling costs only
+the frame even for tens of thousands of nodes.
+
+``SceneMinimap`` is shared by the workflow canvas (``Minimap``) and the knowledge graph canvas;
+each says where its nodes are and which colours to use."""
+
+from collections import defaultdict
+from collections.abc import Iterable
 
 import shiboken6
-from PySide6.QtCore import QPointF, QRectF, Qt, QTimer
-from PySide6.QtGui import QBrush, QColor, QMouseEvent, QPainter, QPaintEvent, QPen
-from PySide6.QtWidgets import QWidget
+from PySide6.QtCore import QPointF, QRectF, Qt, QTimer, SignalInstance
+from PySide6.QtGui import QBrush, QColor, QMouseEvent, QPainter, QPaintEvent, QPen, QPixmap
+from PySide6.QtWidgets import QGraphicsView, QWidget
 
-from studio.ui.canvas.style import NODE_HEIGHT, NODE_WIDTH
+from studio.ui.canvas.style import NODE_HEIGHT, NODE_WIDTH, CanvasColors
 from studio.ui.canvas.view import WorkflowView
 
 SIZE = (180, 120)
 MARGIN = 60.0
+NodeBox = tuple[QRectF, QColor | None]
+"""A node's box in scene coordinates and its colour (None: the theme's node colour)."""
 
 
-class Minimap(QWidget):
-    """An overview of the workflow the main view shows."""
+class SceneMinimap(QWidget):
+    """An overview of the nodes a canvas view shows, in the view's lower right corner."""
 
-    def __init__(self, view: WorkflowView) -> None:
+    def __init__(self, view: QGraphicsView, zoomed: SignalInstance) -> None:
         super().__init__(view)
         self.main_view = view
         self.setObjectName("minimap")
         self.setFixedSize(*SIZE)
         self.setCursor(Qt.CursorShape.PointingHandCursor)
         self._bounds = QRectF()
+        self._picture: QPixmap | None = None
+        self._contents_dirty = True
         self._refit_pending = False
         view.horizontalScrollBar().valueChanged.connect(lambda _value: self.refit())
         view.verticalScrollBar().valueChanged.connect(lambda _value: self.refit())
-        view.zoomed.connect(self.refit)
-        view.scene().changed.connect(lambda _regions: self.refit())
+        zoomed.connect(self.refit)
+        self.refit()
+
+    def node_boxes(self) -> Iterable[NodeBox]:
+        """Every node's box (scene coordinates) and colour; subclasses say where."""
+        raise NotImplementedError
+
+    def minimap_colors(self) -> CanvasColors:
+        """The colours of the canvas the minimap belongs to."""
+        raise NotImplementedError
+
+    def contents_changed(self) -> None:
+        """The nodes moved, came or went: redraw their boxes soon."""
+        self._contents_dirty = True
         self.refit()
 
     def refit(self) -> None:
@@ -38,17 +61,18 @@ class Minimap(QWidget):
             QTimer.singleShot(0, self._refit_now)
 
     def _refit_now(self) -> None:
-        """Keep to the lower right corner; show only when part of the workflow is out of
-        sight (otherwise it would only hide nodes)."""
+        """Keep to the lower right corner; show only when part of the graph is out of sight
+        (otherwise it would only hide nodes)."""
         self._refit_pending = False
         if not self._alive():
             return
-        self._bounds = self._node_bounds()
+        if self._contents_dirty:
+            self._contents_dirty = False
+            self._draw_boxes()
         parent = self.main_view.viewport().geometry()
         self.move(parent.right() - SIZE[0] - 8, parent.bottom() - SIZE[1] - 8)
-        shown = self.main_view.visible_scene_rect()
         nodes = self._bounds.adjusted(MARGIN, MARGIN, -MARGIN, -MARGIN)  # without the frame
-        self.setVisible(not self._bounds.isNull() and not shown.contains(nodes))
+        self.setVisible(not self._bounds.isNull() and not self._visible_rect().contains(nodes))
         self.update()
 
     def _alive(self) -> bool:
@@ -58,26 +82,38 @@ class Minimap(QWidget):
         scene = self.main_view.scene()
         return scene is not None and shiboken6.isValid(scene)
 
+    def _draw_boxes(self) -> None:
+        """Draw every node's box once, grouped by colour, into the picture the frame goes on."""
+        boxes = list(self.node_boxes())
+        self._bounds = _bounds_of(box for box, _colour in boxes)
+        colors = self.minimap_colors()
+        picture = QPixmap(*SIZE)
+        picture.fill(colors.background)
+        painter = QPainter(picture)
+        scale, offset = self._transform()
+        by_colour: dict[str, list[QRectF]] = defaultdict(list)
+        for box, colour in boxes:
+            shown = QRectF(box.topLeft() * scale + offset, box.size() * scale)
+            by_colour[(colour or colors.node_fill).name()].append(shown)
+        painter.setPen(QPen(colors.node_border, 0))
+        for name, rects in by_colour.items():
+            painter.setBrush(QBrush(QColor(name)))
+            painter.drawRects(rects)
+        painter.end()
+        self._picture = picture
+
     def paintEvent(self, event: QPaintEvent) -> None:
-        if not self._alive():
+        if not self._alive() or self._picture is None:
             return
         painter = QPainter(self)
-        colors = self.main_view.workflow_scene.colors
-        painter.fillRect(self.rect(), QBrush(colors.background))
-        painter.setPen(QPen(colors.node_border, 0))
-        painter.setBrush(QBrush(colors.node_fill))
+        painter.drawPixmap(0, 0, self._picture)
         scale, offset = self._transform()
-        for item in self.main_view.workflow_scene.node_items.values():
-            corner = item.pos() * scale + offset
-            painter.drawRect(
-                QRectF(corner.x(), corner.y(), NODE_WIDTH * scale, NODE_HEIGHT * scale)
-            )
-        visible = self.main_view.visible_scene_rect()
+        visible = self._visible_rect()
         frame = QRectF(visible.topLeft() * scale + offset, visible.size() * scale)
         painter.setPen(QPen(QColor(90, 120, 200), 1))
         painter.setBrush(QBrush(QColor(90, 120, 200, 40)))
         painter.drawRect(frame)
-        painter.setPen(QPen(colors.node_border, 1))
+        painter.setPen(QPen(self.minimap_colors().node_border, 1))
         painter.setBrush(Qt.BrushStyle.NoBrush)
         painter.drawRect(self.rect().adjusted(0, 0, -1, -1))
 
@@ -102,11 +138,8 @@ class Minimap(QWidget):
         self.main_view.centerOn(self.scene_point(point))
         self.update()
 
-    def _node_bounds(self) -> QRectF:
-        bounds = QRectF()
-        for item in self.main_view.workflow_scene.node_items.values():
-            bounds = bounds.united(QRectF(item.pos().x(), item.pos().y(), NODE_WIDTH, NODE_HEIGHT))
-        return bounds.adjusted(-MARGIN, -MARGIN, MARGIN, MARGIN) if not bounds.isNull() else bounds
+    def _visible_rect(self) -> QRectF:
+        return self.main_view.mapToScene(self.main_view.viewport().rect()).boundingRect()
 
     def _transform(self) -> tuple[float, QPointF]:
         bounds = self._bounds if not self._bounds.isNull() else QRectF(0, 0, 1, 1)
@@ -115,3 +148,31 @@ class Minimap(QWidget):
             (SIZE[0] - bounds.width() * scale) / 2, (SIZE[1] - bounds.height() * scale) / 2
         )
         return scale, offset - bounds.topLeft() * scale
+
+
+class Minimap(SceneMinimap):
+    """An overview of the workflow the main view shows."""
+
+    def __init__(self, view: WorkflowView) -> None:
+        super().__init__(view, view.zoomed)
+        self.workflow_view = view
+        view.scene().changed.connect(lambda _regions: self.contents_changed())
+
+    def node_boxes(self) -> Iterable[NodeBox]:
+        for item in self.workflow_view.workflow_scene.node_items.values():
+            yield QRectF(item.pos().x(), item.pos().y(), NODE_WIDTH, NODE_HEIGHT), None
+
+    def minimap_colors(self) -> CanvasColors:
+        return self.workflow_view.workflow_scene.colors
+
+
+def _bounds_of(rects: Iterable[QRectF]) -> QRectF:
+    """The box around ``rects`` with a margin; a null box when there are none."""
+    left = top = float("inf")
+    right = bottom = float("-inf")
+    for rect in rects:
+        left, top = min(left, rect.left()), min(top, rect.top())
+        right, bottom = max(right, rect.right()), max(bottom, rect.bottom())
+    if left == float("inf"):
+        return QRectF()
+    return QRectF(left, top, right - left, bottom - top).adjusted(-MARGIN, -MARGIN, MARGIN, MARGIN)

@@ -17,6 +17,7 @@ class BadgeLayer:
     def __init__(self, scene: WorkflowScene) -> None:
         self.scene = scene
         self.by_node: dict[str, NodeBadge] = {}
+        self.moving: set[str] = set()  # nodes whose badge shows a status that moves
 
     def prune(self) -> None:
         """Forget badges whose node left the canvas (deleted, or the scene was rebuilt by an
@@ -25,18 +26,26 @@ class BadgeLayer:
             item = self.scene.node_items.get(node_id)
             if not shiboken6.isValid(badge) or badge.parentItem() is not item:
                 del self.by_node[node_id]
+                self.moving.discard(node_id)
 
     def draw(self, node_id: str, view: RunView, now: datetime) -> None:
         """Draw what ``view`` says of the node (times relative to ``now``), if it is shown."""
         badge = self._badge(node_id)
-        if badge is not None:
-            badge.show_node(view.nodes[node_id], now)
+        if badge is None:
+            return
+        node = view.nodes[node_id]
+        badge.show_node(node, now)
+        if node.status in ANIMATED:
+            self.moving.add(node_id)
+        else:
+            self.moving.discard(node_id)
 
     def keep_only(self, node_ids: Collection[str]) -> None:
         """Remove the badges of nodes other than these."""
         for node_id in list(self.by_node):
             if node_id not in node_ids:
                 self.by_node.pop(node_id).remove()
+                self.moving.discard(node_id)
 
     def remove_all(self) -> None:
         """Remove every badge."""
@@ -52,13 +61,12 @@ class BadgeLayer:
 
     def animated(self) -> bool:
         """Whether any badge shows a status that moves (a spinner, a countdown)."""
-        return any(badge.view.status in ANIMATED for badge in self.by_node.values())
+        return bool(self.moving)
 
     def tick(self, now: datetime) -> None:
         """Advance the moving badges to ``now``."""
-        for badge in self.by_node.values():
-            if badge.view.status in ANIMATED:
-                badge.tick(now)
+        for node_id in self.moving:
+            self.by_node[node_id].tick(now)
 
     def set_opacity(self, value: float) -> None:
         """Fade every badge to ``value``."""

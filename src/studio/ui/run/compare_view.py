@@ -1,6 +1,8 @@
 """Two runs of one workflow side by side: each run's header, a row per node saying what each
 run did and what changed, and the two outputs of the selected node."""
 
+from concurrent.futures import Future
+
 from PySide6.QtCore import Qt
 from PySide6.QtGui import QBrush, QColor
 from PySide6.QtWidgets import (
@@ -17,20 +19,19 @@ from PySide6.QtWidgets import (
     QWidget,
 )
 
-from studio.model import Workflow
-from studio.model.errors import StudioError
 from studio.model.run_compare import (
     NodeComparison,
     NodeSide,
     RunComparison,
     RunSide,
-    compare_runs,
 )
 from studio.ui.panels.inline_message import message_colour, window_is_dark
+from studio.ui.run.compare_reads import ComparedRuns, read_compared_runs
 from studio.ui.run.json_view import JsonView
 from studio.ui.run.object_names import named
 from studio.ui.run.status_look import badge_style, execution_look, status_look
 from studio.ui.run.time_text import step_seconds_text
+from studio.ui.store_calls import StoreCalls
 from studio.workspace import Workspace
 
 COLUMNS = ("Node", "Left", "Right", "Left took", "Right took", "Attempts", "Changed")
@@ -93,6 +94,7 @@ class CompareView(QWidget):
     def __init__(self, workspace: Workspace, parent: QWidget | None = None) -> None:
         super().__init__(parent)
         self.workspace = workspace
+        self.store = StoreCalls(parent=self)
         self.comparison: RunComparison | None = None
         self.labels: dict[str, str] = {}
         self.setWindowTitle("Compare runs")
@@ -153,32 +155,30 @@ class CompareView(QWidget):
 
     # Comparing ---------------------------------------------------------------------------
 
-    def compare(self, left_id: str, right_id: str) -> RunComparison | None:
-        """Show two executions side by side; a message instead when they cannot be compared."""
-        try:
-            left = self.workspace.executions.get(left_id)
-            right = self.workspace.executions.get(right_id)
-        except StudioError as failure:
+    def compare(self, left_id: str, right_id: str) -> "Future[RunComparison | None]":
+        """Show two executions side by side (read off the UI thread); a message instead when
+        they cannot be compared. The answer is the comparison shown, or None."""
+        workspace = self.workspace
+        answer: Future[RunComparison | None] = Future()
+
+        def show(found: ComparedRuns) -> None:
+            answer.set_result(self._show_found(found))
+
+        def failed(failure: Exception) -> None:
             self._refuse(str(failure))
+            answer.set_result(None)
+
+        self.store.call(lambda: read_compared_runs(workspace, left_id, right_id), show, failed)
+        return answer
+
+    def _show_found(self, found: ComparedRuns) -> RunComparison | None:
+        if found.comparison is None:
+            self._refuse(found.refusal)
             return None
-        if left.workflow_id != right.workflow_id:
-            self._refuse(
-                "These runs are of different workflows: "
-                f"{self._workflow_name(left.workflow_id)} and "
-                f"{self._workflow_name(right.workflow_id)}. Pick two runs of one workflow."
-            )
-            return None
-        versions = [self._version(left.workflow_id, r.workflow_version) for r in (left, right)]
-        order = [node.id for version in versions if version for node in version.nodes]
-        self.labels = {
-            node.id: node.label
-            for version in reversed(versions)  # the right run's names win
-            if version
-            for node in version.nodes
-        }
-        self.comparison = compare_runs(left, right, list(dict.fromkeys(order)))
-        self._show(self.comparison, self._workflow_name(left.workflow_id))
-        return self.comparison
+        self.labels = found.labels
+        self.comparison = found.comparison
+        self._show(found.comparison, found.workflow_name)
+        return found.comparison
 
     def _refuse(self, text: str) -> None:
         self.comparison = None
@@ -251,18 +251,6 @@ class CompareView(QWidget):
         self.outputs_caption.setText(caption)
         for view in self.outputs:
             view.show_nothing("")
-
-    def _workflow_name(self, workflow_id: str) -> str:
-        try:
-            return f"'{self.workspace.workflows.get(workflow_id).name}'"
-        except StudioError:
-            return workflow_id
-
-    def _version(self, workflow_id: str, version: int) -> Workflow | None:
-        try:
-            return self.workspace.workflows.get_version(workflow_id, version)
-        except StudioError:
-            return None
 
 
 def _status_cell(side: NodeSide | None, dark: bool) -> tuple[str, QColor | None]:

@@ -1,6 +1,6 @@
 """The marks of a run on the edges of one canvas: which edges carried data, and how much."""
 
-from collections.abc import Callable
+from collections.abc import Callable, Iterable
 from typing import Any
 
 import shiboken6
@@ -37,11 +37,15 @@ class FlowLayer:
         for edge_id, edge in self.scene.edge_items.items():
             self._draw(edge_id, edge, view)
 
-    def draw_around(self, node_id: str, view: RunView) -> None:
-        """Mark again the edges in and out of one node, after its status changed."""
-        item = self.scene.node_items.get(node_id)
-        for edge in item.edges if item else ():
-            self._draw(edge.edge_id, edge, view)
+    def draw_around(self, node_ids: Iterable[str], view: RunView) -> None:
+        """Mark again the edges in and out of these nodes (each edge once), after their
+        status changed."""
+        edges: dict[str, EdgeItem] = {}
+        for node_id in node_ids:
+            item = self.scene.node_items.get(node_id)
+            edges.update((edge.edge_id, edge) for edge in (item.edges if item else ()))
+        for edge_id, edge in edges.items():
+            self._draw(edge_id, edge, view)
 
     def remove_all(self) -> None:
         """Give every edge its own look back."""

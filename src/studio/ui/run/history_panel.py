@@ -47,6 +47,12 @@ ACTIONS = (  # key, text, tool tip, button object name
     ("rerun", "Re-run", "Run again with the same input on the published version", "rerunButton"),
     ("resume", "Resume", "Continue an interrupted run", "resumeRunButton"),
     ("compare", "Compare", "Compare the two selected runs", "compareButton"),
+    (
+        "artifacts",
+        "Show artifacts",
+        "Open the knowledge graph on what this run produced",
+        "showArtifactsButton",
+    ),
 )
 
 
@@ -59,6 +65,7 @@ class RunHistoryPanel(QWidget):
     resumeRequested = Signal(str)
     rerunRequested = Signal(str)
     showOnCanvasRequested = Signal(str)
+    artifactsRequested = Signal(str)  # the knowledge graph of what a run produced
     loaded = Signal()  # an answer from the store was shown (runs, a run, or why not)
 
     def __init__(
@@ -290,7 +297,7 @@ class RunHistoryPanel(QWidget):
 
     def _update_actions(self, ids: list[str]) -> None:
         one = len(ids) == 1
-        for key in ("canvas", "replay", "rerun"):
+        for key in ("canvas", "replay", "rerun", "artifacts"):
             self.run_actions[key].setEnabled(one)
         self.run_actions["resume"].setEnabled(one and self.tree.is_interrupted(ids[0]))
         self.run_actions["compare"].setEnabled(len(ids) == 2)
@@ -308,6 +315,7 @@ class RunHistoryPanel(QWidget):
             "replay": self.replayRequested,
             "rerun": self.rerunRequested,
             "resume": self.resumeRequested,
+            "artifacts": self.artifactsRequested,
         }
         if len(ids) == 1 and key in signals:
             signals[key].emit(ids[0])

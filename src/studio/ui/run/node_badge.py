@@ -50,12 +50,17 @@ class NodeBadge(QGraphicsItem):
         self.heat: QColor | None = None
         self.setAcceptedMouseButtons(Qt.MouseButton.NoButton)
         self.setZValue(2)
+        # Kept as a picture: a canvas repainted for other reasons (another node's badge, an
+        # edge lighting up) draws it again without calling paint.
+        self.setCacheMode(QGraphicsItem.CacheMode.DeviceCoordinateCache)
 
     def show_node(self, view: NodeView, now: datetime) -> None:
         """Draw this view of the node (with times relative to ``now``)."""
         self.view = view
-        self.prepareGeometryChange()
-        self.lines = badge_lines(view, now, self.dark)
+        lines = badge_lines(view, now, self.dark)
+        if max(1, len(lines)) != max(1, len(self.lines)):  # its height: one pill a line
+            self.prepareGeometryChange()
+        self.lines = lines
         self.outline = status_look(view.status).colour(self.dark)
         self.node_item.setOpacity(0.45 if view.status == SKIPPED else 1.0)
         self.node_item.setToolTip(node_tooltip(self.node_item, view))

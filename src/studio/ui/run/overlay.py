@@ -2,8 +2,11 @@
 
 The overlay holds a RunView and folds the run's events into it; a badge layer draws each node's
 status under the node and a flow layer highlights the edges that carried data. The live path
-applies one event at a time and repaints only the node that changed and its edges."""
+folds each event into the view at once but draws on the next frame: a run of many quick nodes
+sends hundreds of events a second, and drawing (and repainting the canvas) for each would stall
+the window. A frame draws only the nodes that changed since the last one, and their edges."""
 
+import time
 from datetime import UTC, datetime
 
 from PySide6.QtCore import QObject, QTimer, QVariantAnimation
@@ -22,6 +25,10 @@ REDRAWN_ON = frozenset({"node_added", "edge_added", "reset"})
 FADE_AFTER_MS = 10_000
 FADE_DURATION_MS = 800
 TICK_MS = 100
+FRAME_MS = 25
+"""Live events are drawn at most this often: within two screen refreshes of their arrival."""
+FRAME_BUDGET_S = 0.004
+"""How long one frame may spend drawing badges; the nodes left wait for the next frame."""
 
 
 class RunOverlay(QObject):
@@ -44,6 +51,9 @@ class RunOverlay(QObject):
         self.fade_timer.timeout.connect(self._fade)
         self.fading: QVariantAnimation | None = None
         self.frozen_now: datetime | None = None  # a replay shows times as of its moment
+        self._pending: dict[str, None] = {}  # nodes changed since last drawn, oldest first
+        self.frame_timer = QTimer(self, singleShot=True, interval=FRAME_MS)
+        self.frame_timer.timeout.connect(self._draw_frame)
         # After the scene has redrawn a node or edge (an undo, a paste, a reload) draw the run
         # on it again; the scene subscribed first, so its items exist by then.
         scene.document.subscribe(self._document_changed)
@@ -71,6 +81,7 @@ class RunOverlay(QObject):
     def show_view(self, view: RunView, at: datetime | None = None) -> None:
         """Draw a whole view (a run opened from history, or a replay at ``at``)."""
         self._stop_fading()
+        self._drop_pending()
         self._prune()
         self.view, self.frozen_now = view, at
         self.badge_layer.keep_only(view.nodes)
@@ -80,18 +91,34 @@ class RunOverlay(QObject):
         self.flow_layer.draw_all(view)
         self._keep_ticking()
 
+    def show_live(self, view: RunView) -> None:
+        """Draw a live run from its first moment: the badges are drawn over the next frames,
+        a few milliseconds' worth a frame, so a large canvas never holds the window up."""
+        self._stop_fading()
+        self._drop_pending()
+        self._prune()
+        self.view, self.frozen_now = view, None
+        self.badge_layer.keep_only(view.nodes)
+        self.flow_layer.remove_all()
+        self._pending = dict.fromkeys(view.nodes)
+        self.frame_timer.start()
+
     def apply(self, event: ExecutionEvent) -> None:
-        """Take one live event of the shown execution and repaint what it changed."""
+        """Take one live event of the shown execution; what it changed is drawn on the next
+        frame (``flush`` draws it at once)."""
         view = self.view
         if view is None or event.execution_id != view.execution_id:
             return
         self._stop_fading()
-        self._prune()
         node_id = view.apply(event)
         if node_id is not None:
-            self.badge_layer.draw(node_id, view, self._now())
-            self.flow_layer.draw_around(node_id, view)
-        self._keep_ticking()
+            self._pending[node_id] = None
+            if not self.frame_timer.isActive():
+                self.frame_timer.start()
+
+    def flush(self) -> None:
+        """Draw now every node whose view changed since it was last drawn, and its edges."""
+        self._draw_pending(deadline=None)
 
     def set_heat(self, seconds: dict[str, float] | None) -> None:
         """Tint nodes by how long they took (a heat map), or remove the tint."""
@@ -105,6 +132,7 @@ class RunOverlay(QObject):
     def clear(self) -> None:
         """Remove every badge and edge highlight."""
         self._stop_fading()
+        self._drop_pending()
         self.ticker.stop()
         self._prune()
         self.badge_layer.remove_all()
@@ -121,6 +149,37 @@ class RunOverlay(QObject):
             if node_id not in self.badges:
                 self.badge_layer.draw(node_id, view, now)
         self.flow_layer.draw_all(view)
+
+    # Frames -----------------------------------------------------------------------------
+
+    def _draw_frame(self) -> None:
+        self._draw_pending(deadline=time.perf_counter() + FRAME_BUDGET_S)
+
+    def _draw_pending(self, deadline: float | None) -> None:
+        """Draw pending nodes, oldest change first, until ``deadline`` (all when None); the
+        rest wait for the next frame."""
+        self.frame_timer.stop()
+        view = self.view
+        if view is None or not self._pending:
+            return
+        self._prune()
+        now = self._now()
+        drawn: list[str] = []
+        for node_id in self._pending:
+            self.badge_layer.draw(node_id, view, now)
+            drawn.append(node_id)
+            if deadline is not None and time.perf_counter() > deadline:
+                break
+        for node_id in drawn:
+            del self._pending[node_id]
+        self.flow_layer.draw_around(drawn, view)
+        self._keep_ticking()
+        if self._pending:
+            self.frame_timer.start()
+
+    def _drop_pending(self) -> None:
+        self.frame_timer.stop()
+        self._pending = {}
 
     def _prune(self) -> None:
         self.badge_layer.prune()

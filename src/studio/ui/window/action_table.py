@@ -12,16 +12,21 @@ Key = QKeySequence.StandardKey
 SEPARATOR = None
 
 MENUS: list[tuple[str, list[str | None]]] = [
-    ("&File", ["new", "open", "recent", "save", "export", None, "close", "quit"]),
+    (
+        "&File",
+        ["new", "open", "recent", "save", "export", None, "kg_land_file", "kg_ingest_folder",
+         "kg_export", None, "close", "quit"],
+    ),
     (
         "&Edit",
         ["undo", "redo", None, "cut", "copy", "paste", "duplicate", "delete", None,
-         "select_all", "find"],
+         "select_all", "find", "kg_find", "kg_search"],
     ),
     (
         "&View",
         ["mode_workflows", "mode_knowledge", "mode_work", None, "zoom_in", "zoom_out", "fit",
-         None, "snap", None, "theme_system", "theme_light", "theme_dark", None, "reset_layout"],
+         "kg_fit", None, "snap", None, "theme_system", "theme_light", "theme_dark", None,
+         "reset_layout"],
     ),
     (
         "&Workflow",
@@ -33,8 +38,14 @@ MENUS: list[tuple[str, list[str | None]]] = [
         ["run", "cancel_run", "rerun", "run_from_here", None, "show_run", "hide_run", None,
          "runs_panel", "approvals_panel"],
     ),
+    (
+        "&Graph",
+        ["kg_items", "kg_units", "kg_sections", None, "kg_focus", "kg_unfocus", "kg_depth_1",
+         "kg_depth_2", "kg_depth_3", None, "kg_upstream", "kg_downstream", "kg_clear_lineage",
+         None, "kg_compare", "kg_now", None, "kg_refresh"],
+    ),
     ("&Help", ["about"]),
-]
+]  # fmt: skip
 """Each menu's actions by name; None is a separator. A name no controller supplies (yet) is
 left out, and so is a separator with nothing on one side."""
 
@@ -95,11 +106,16 @@ def build_menus(
     return menus
 
 
-def build_toolbar(window: QMainWindow, title: str, actions: dict[str, QAction]) -> QToolBar:
-    """The toolbar from TOOLBAR."""
+def build_toolbar(
+    window: QMainWindow,
+    title: str,
+    actions: dict[str, QAction],
+    names: list[str | None] = TOOLBAR,
+) -> QToolBar:
+    """A toolbar of the named actions (the Workflows mode's TOOLBAR unless told)."""
     toolbar = window.addToolBar(title)
     toolbar.setObjectName(title.lower().replace(" ", "-") + "-toolbar")
-    for entry in _present(TOOLBAR, set(actions)):
+    for entry in _present(names, set(actions)):
         if entry is None:
             toolbar.addSeparator()
         else:

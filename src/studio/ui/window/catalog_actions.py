@@ -1,12 +1,17 @@
 """The blueprint catalog from the canvas: use a blueprint as a new draft, save the canvas to
 the catalog, load a blueprint onto the canvas."""
 
+from concurrent.futures import Future
+
 from PySide6.QtCore import QObject
 from PySide6.QtWidgets import QDialog, QMessageBox, QWidget
 
 from studio.model import Workflow
+from studio.model.problems import Problem
 from studio.ui.catalog_dialogs import LoadFromCatalogDialog, SaveToCatalogDialog
+from studio.ui.store_calls import StoreCalls
 from studio.ui.window.action_table import ActionSpec
+from studio.ui.window.answers import after_store, answered, joined, refused, then
 from studio.ui.window.status_sink import StatusSink
 from studio.ui.window.stored_lists import StoredLists
 from studio.ui.window.workflow_panels import WorkflowPanels
@@ -29,6 +34,7 @@ class CatalogActions(QObject):
         super().__init__(tabs)
         self.workspace, self.tabs, self.status = workspace, tabs, status
         self.lists, self.panels = lists, panels
+        self.store = StoreCalls(parent=self)
         lists.panel.blueprintRequested.connect(self.use_blueprint)
 
     def action_specs(self) -> list[ActionSpec]:
@@ -42,54 +48,93 @@ class CatalogActions(QObject):
     def _parent(self) -> QWidget:
         return self.status.dialog_parent()
 
-    def use_blueprint(self, slug: str) -> WorkflowTab | None:
-        """Import a blueprint as a new draft '<name> (Copy)'; the blueprint stays unchanged."""
-        source = self.lists.blueprint_source(slug)
-        if source is None:
-            return None
-        copy = self.workspace.workflows.create(
-            source.model_copy(update={"name": f"{source.name} (Copy)", "is_blueprint": False})
-        )
-        self.lists.refresh()
-        return self.tabs.open(copy.stored_id)
+    def use_blueprint(self, slug: str) -> "Future[WorkflowTab | None]":
+        """Import a blueprint as a new draft '<name> (Copy)' and open it (stored off the UI
+        thread); the blueprint stays unchanged."""
+        lists, workflows = self.lists, self.workspace.workflows
 
-    def save_to_catalog(self) -> Workflow | None:
+        def use() -> Workflow | None:
+            source = lists.blueprint_source(slug)
+            if source is None:
+                return None
+            update = {"name": f"{source.name} (Copy)", "is_blueprint": False}
+            return workflows.create(source.model_copy(update=update))
+
+        return after_store(
+            self.store,
+            use,
+            lambda copy: None if copy is None else self._open_stored(copy),
+            lambda failure: refused(self.status, "Cannot use blueprint", failure, None),
+        )
+
+    def save_to_catalog(self) -> "Future[Workflow | None]":
         """Store the canvas as a published blueprint, after asking for its name and category."""
         tab = self.tabs.current()
         if tab is None:
-            return None
+            return answered(None)
         current = tab.editor.document.snapshot()
         dialog = SaveToCatalogDialog(current.name, current.category, self._parent)
         if dialog.exec() != QDialog.DialogCode.Accepted:
-            return None
+            return answered(None)
         return self.store_blueprint(current, *dialog.entered())
 
-    def store_blueprint(self, workflow: Workflow, name: str, category: str) -> Workflow | None:
-        """Create and publish a blueprint from a workflow; problems are shown and block it."""
-        draft = self.workspace.workflows.create(
-            workflow.model_copy(update={"name": name, "category": category, "is_blueprint": True})
+    def store_blueprint(
+        self, workflow: Workflow, name: str, category: str
+    ) -> "Future[Workflow | None]":
+        """Create and publish a blueprint from a workflow (on the store thread); problems are
+        shown and block it. The answer is the published blueprint, or None."""
+        workspace = self.workspace
+
+        def publish() -> tuple[Workflow, list[Problem]]:
+            update = {"name": name, "category": category, "is_blueprint": True}
+            draft = workspace.workflows.create(workflow.model_copy(update=update))
+            published, problems = workspace.workflows.publish(draft.stored_id, workspace.agents)
+            if published.status != "PUBLISHED":
+                workspace.workflows.delete(draft.stored_id)
+            return published, problems
+
+        return after_store(
+            self.store,
+            publish,
+            lambda outcome: self._stored_blueprint(*outcome),
+            lambda failure: refused(self.status, "Cannot save to the catalog", failure, None),
         )
-        published, problems = self.workspace.workflows.publish(
-            draft.stored_id, self.workspace.agents
-        )
+
+    def _stored_blueprint(self, published: Workflow, problems: list[Problem]) -> Workflow | None:
         self.panels.show_problems(problems)
         if published.status != "PUBLISHED":
-            self.workspace.workflows.delete(draft.stored_id)
             self.status.show("Not saved to the catalog: fix the problems listed", 8000)
             return None
         self.lists.refresh()
-        self.status.show(f"Saved '{name}' to the blueprint catalog")
+        self.status.show(f"Saved '{published.name}' to the blueprint catalog")
         return published
 
-    def load_from_catalog(self) -> None:
-        """Replace the canvas with a blueprint from the catalog (confirmed, undoable)."""
-        tab = self.tabs.current() or self._new_tab()
-        if tab is None:
-            return
-        dialog = LoadFromCatalogDialog(self.lists.catalog(), self._parent)
+    def load_from_catalog(self) -> "Future[WorkflowTab | None]":
+        """Replace the canvas with a blueprint from the catalog (confirmed, undoable); with
+        no workflow open, onto a new one. The catalog is read off the UI thread."""
+        return joined(
+            after_store(
+                self.store,
+                self.lists.catalog,
+                self._choose_blueprint,
+                lambda failure: answered(refused(self.status, "Cannot read", failure, None)),
+                dialog=True,
+            )
+        )
+
+    def _choose_blueprint(self, catalog: list[Workflow]) -> "Future[WorkflowTab | None]":
+        dialog = LoadFromCatalogDialog(catalog, self._parent)
         chosen = dialog.chosen() if dialog.exec() == QDialog.DialogCode.Accepted else None
-        if chosen is not None:
-            self.load_blueprint_into(tab, chosen)
+        if chosen is None:
+            return answered(None)
+        tab = self.tabs.current()
+        target: Future[WorkflowTab | None] = self._new_tab() if tab is None else answered(tab)
+        return then(target, lambda opened: self._load_into(opened, chosen))
+
+    def _load_into(self, tab: WorkflowTab | None, blueprint: Workflow) -> WorkflowTab | None:
+        if tab is not None:
+            self.load_blueprint_into(tab, blueprint)
+        return tab
 
     def load_blueprint_into(self, tab: WorkflowTab, blueprint: Workflow) -> None:
         """Put a blueprint's nodes on a canvas, asking first when that replaces work."""
@@ -105,7 +150,15 @@ class CatalogActions(QObject):
         loaded = blueprint.model_copy(update={"name": kept.name, "is_blueprint": False})
         tab.editor.replace_workflow(loaded, f"Load {blueprint.name}")
 
-    def _new_tab(self) -> WorkflowTab | None:
-        stored = self.workspace.workflows.create(Workflow(name="Untitled workflow"))
+    def _new_tab(self) -> "Future[WorkflowTab | None]":
+        workflows = self.workspace.workflows
+        return after_store(
+            self.store,
+            lambda: workflows.create(Workflow(name="Untitled workflow")),
+            self._open_stored,
+            lambda failure: refused(self.status, "Cannot create workflow", failure, None),
+        )
+
+    def _open_stored(self, stored: Workflow) -> WorkflowTab:
         self.lists.refresh()
-        return self.tabs.open(stored.stored_id)
+        return self.tabs.show(stored)

@@ -1,6 +1,8 @@
 """Runs as they happen: the events of runs this window drives (and of runs driven by another
 process that a canvas shows) reach the canvases and the progress in the status bar."""
 
+from collections.abc import Callable
+
 from PySide6.QtCore import QObject, QTimer, Signal
 
 from studio.model.errors import StudioError
@@ -42,6 +44,8 @@ class LiveRuns(QObject):
         self.progress.showRequested.connect(canvas.show_execution)
         status.add_permanent(self.progress)
         self.views: dict[str, RunView] = {}
+        self._reading: dict[str, list[ExecutionEvent]] = {}
+        """Runs whose view is being read, with the events that arrived meanwhile."""
         self.collector_pause = CollectorPause()
         self.names: dict[str, str] = {}  # execution id → workflow name, for the status bar
         runs.eventArrived.connect(self.on_event)
@@ -59,33 +63,66 @@ class LiveRuns(QObject):
 
     def on_started(self, execution_id: str, workflow_id: str) -> None:
         """A run this window started: draw it on its canvas from the first moment."""
-        self.collector_pause.hold(execution_id)
-        view = self.views[execution_id] = self.canvas.run_view(execution_id)
+        self._read_view(execution_id, lambda view: self._started(view, workflow_id))
+
+    def _started(self, view: RunView, workflow_id: str) -> None:
         tab = self.tabs.of(workflow_id)
         if tab is not None:
             if tab.replay_bar.isVisible():
                 tab.replay_bar.close_replay()  # the live run takes the canvas
-            self.names[execution_id] = tab.editor.document.properties.name
-            self.canvas.overlay_of(tab).show_view(view.copy())
-        self._show_progress(execution_id)
-        self._draw_progress()  # the first moment at once; later ones at most every 100 ms
+            self.names[view.execution_id] = tab.editor.document.properties.name
+            self.canvas.overlay_of(tab).show_live(view.copy())
+        self._carry_on(view)
 
     def on_event(self, event: ExecutionEvent) -> None:
         """One transition, already stored: onto the run's view and the canvases."""
+        waiting = self._reading.get(event.execution_id)
+        if waiting is not None:
+            waiting.append(event)  # the run's view is being read: applied once it is there
+            return
         live = self.views.get(event.execution_id)
         if live is None and event.type in ("execution.resumed", "execution.started"):
-            self.collector_pause.hold(event.execution_id)
-            live = self.views[event.execution_id] = self.canvas.run_view(event.execution_id)
+            self._read_view(event.execution_id, self._carry_on)
+            self._reading[event.execution_id].append(event)
+            return
         if live is not None:
             live.apply(event)
         for overlay in self.canvas.overlays_of(event.execution_id):
             overlay.apply(event)
-        if live is None:
-            return
+        if live is not None:
+            self._settle(live)
+
+    def _read_view(self, execution_id: str, then: Callable[[RunView], None]) -> None:
+        """Read a run's view on the store thread; events that arrive meanwhile wait for it.
+        The answer comes after the events stored before the read and before those after."""
+        self.collector_pause.hold(execution_id)
+        self._reading[execution_id] = []
+        read = self.canvas.run_view
+
+        def arrived(view: RunView) -> None:
+            for event in self._reading.pop(execution_id, []):
+                if event.seq > view.last_seq:
+                    view.apply(event)
+            self.views[execution_id] = view
+            then(view)
+
+        def failed(failure: Exception) -> None:
+            self._reading.pop(execution_id, None)
+            self.collector_pause.release(execution_id)
+            self.canvas.not_read(failure)
+
+        self.canvas.store.call(lambda: read(execution_id), arrived, failed)
+
+    def _carry_on(self, view: RunView) -> None:
+        """A run's view is there: its progress now (later at most every 100 ms), or its end."""
+        self._settle(view)
+        self._draw_progress()
+
+    def _settle(self, live: RunView) -> None:
         if live.is_finished:
-            self.on_ended(event.execution_id, live.status)
+            self.on_ended(live.execution_id, live.status)
         else:
-            self._show_progress(event.execution_id)
+            self._show_progress(live.execution_id)
 
     def on_ended(self, execution_id: str, status: str) -> None:
         """A run stopped: say how it ended, and let its overlay fade."""
@@ -100,12 +137,15 @@ class LiveRuns(QObject):
         self.progress.ended(execution_id, self._workflow_name(execution_id), status, seconds)
         if status in EXECUTION_TERMINAL:
             for overlay in self.canvas.overlays_of(execution_id):
+                overlay.flush()  # the canvas says how it ended when the status bar does
                 overlay.fade_later()
         self.runsChanged.emit()
 
     def follow_stored_runs(self) -> None:
         """Runs shown but driven by another process (the CLI, another window): read their new
-        events from the store, so the canvas follows them too."""
+        events on the store thread, so the canvas follows them too. The timer waits while a
+        read is out, so a busy database never piles reads up."""
+        wanted: dict[str, int] = {}  # execution id → the last event its canvas shows
         for tab in self.tabs:
             overlay = tab.overlay
             view = overlay.view if overlay is not None else None
@@ -113,15 +153,35 @@ class LiveRuns(QObject):
                 continue
             if self.runs.is_driving(view.execution_id) or tab.replay_bar.isVisible():
                 continue  # a replay shows a past moment on purpose
-            try:
-                events = self.workspace.executions.events(view.execution_id, view.last_seq)
-            except StorageFaultError as fault:  # shown once; the next tick tries again
-                self.status.fault(fault)
-                return
-            for event in events:
-                overlay.apply(event)
-            if overlay.view is not None and overlay.view.is_finished:
-                overlay.fade_later()
+            shown = wanted.get(view.execution_id, view.last_seq)
+            wanted[view.execution_id] = min(view.last_seq, shown)
+        if not wanted:
+            return
+        executions = self.workspace.executions
+
+        def read() -> dict[str, list[ExecutionEvent]]:
+            return {eid: executions.events(eid, after) for eid, after in wanted.items()}
+
+        def follow(news: dict[str, list[ExecutionEvent]]) -> None:
+            self.follow_timer.start()
+            for overlay in (tab.overlay for tab in self.tabs if not tab.replay_bar.isVisible()):
+                view = overlay.view if overlay is not None else None
+                if overlay is None or view is None or view.execution_id not in news:
+                    continue
+                for event in news[view.execution_id]:
+                    if event.seq > view.last_seq:
+                        overlay.apply(event)
+                if view.is_finished:
+                    overlay.fade_later()
+
+        def failed(failure: Exception) -> None:
+            self.follow_timer.start()  # shown once; the next tick tries again
+            if not isinstance(failure, StorageFaultError):
+                raise failure
+            self.status.fault(failure)
+
+        self.follow_timer.stop()
+        self.canvas.store.call(read, follow, failed)
 
     def _show_progress(self, execution_id: str) -> None:
         self._progress_due.add(execution_id)
@@ -136,12 +196,25 @@ class LiveRuns(QObject):
         self._progress_due.clear()
 
     def _workflow_name(self, execution_id: str) -> str:
+        """The run's workflow name for the status bar; read on the store thread the first
+        time, its short id until the answer comes (a run still going is drawn again then)."""
         if execution_id in self.names:
             return self.names[execution_id]
-        try:
-            (record,) = self.workspace.executions.find(execution_id=execution_id)
-            name = self.workspace.workflows.get(record.workflow_id).name
-        except (StudioError, ValueError):
-            return execution_id[:8]
-        self.names[execution_id] = name
-        return name
+        short = self.names[execution_id] = execution_id[:8]
+        workspace = self.workspace
+
+        def read() -> str:
+            (record,) = workspace.executions.find(execution_id=execution_id)
+            return workspace.workflows.get(record.workflow_id).name
+
+        def named(name: str) -> None:
+            self.names[execution_id] = name
+            if execution_id in self.views:
+                self._show_progress(execution_id)
+
+        def unnamed(failure: Exception) -> None:
+            if not isinstance(failure, (StudioError, ValueError)):
+                raise failure
+
+        self.canvas.store.call(read, named, unnamed)
+        return short

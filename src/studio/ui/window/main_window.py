@@ -6,9 +6,10 @@ from PySide6.QtGui import QAction, QActionGroup, QCloseEvent, QShowEvent
 from PySide6.QtWidgets import QApplication, QMainWindow, QMenu, QMessageBox
 
 from studio import __version__
+from studio.ui.knowledge.knowledge_mode import KnowledgeMode
 from studio.ui.theme import THEMES, apply_theme
 from studio.ui.window.action_table import ActionSpec, Key, build_actions, build_menus
-from studio.ui.window.mode import KNOWLEDGE_PROMISE, WORK_PROMISE, Mode, PlaceholderMode
+from studio.ui.window.mode import WORK_PROMISE, Mode, PlaceholderMode
 from studio.ui.window.mode_host import ModeHost
 from studio.ui.window.status_sink import StatusSink
 from studio.ui.window.window_settings import window_settings
@@ -31,14 +32,13 @@ class MainWindow(QMainWindow):
         self.host = ModeHost(self, self.settings)
         self.setCentralWidget(self.host.stack)
         self.workflows = WorkflowsMode(workspace, self.status, self.settings, self)
-        self.knowledge = PlaceholderMode(
-            "knowledge", "Knowledge", "Ctrl+2", KNOWLEDGE_PROMISE, self
-        )
+        self.knowledge = KnowledgeMode(workspace, self.status, self)
         self.work = PlaceholderMode("work", "Work", "Ctrl+3", WORK_PROMISE, self)
         self._build_modes_and_menus()
         self.statusBar().showMessage(self._status_text())
         self._first_show_pending = not self._restore(mode)
         self.workflows.start()
+        self._connect_modes()
 
     # Building ----------------------------------------------------------------------------
 
@@ -59,6 +59,20 @@ class MainWindow(QMainWindow):
         self.host.modeChanged.connect(
             lambda _name: self.host.hide_empty_menus([*self.menus.values()])
         )
+
+    def _connect_modes(self) -> None:
+        """What one mode asks of another: a run's canvas from an artifact's provenance, the
+        artifacts a run produced from the Runs panel."""
+        self.knowledge.browser.runRequested.connect(self._show_run_on_canvas)
+        self.workflows.artifactsRequested.connect(self._show_run_artifacts)
+
+    def _show_run_on_canvas(self, execution_id: str) -> None:
+        self.show_mode("workflows")
+        self.workflows.show_run(execution_id)
+
+    def _show_run_artifacts(self, execution_id: str) -> None:
+        self.show_mode("knowledge")
+        self.knowledge.show_run(execution_id)
 
     def _window_action_specs(self) -> list[ActionSpec]:
         spec = ActionSpec

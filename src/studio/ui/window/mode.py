@@ -40,6 +40,10 @@ class Mode(QObject):
     def start(self) -> None:
         """The window is built and about to be shown."""
 
+    def shown(self, restored: bool) -> None:
+        """The mode was brought forward (each time it is); ``restored``: with the layout it
+        had when it was last shown."""
+
     def place_docks(self) -> None:
         """Put the mode's docks where they go the first time (no remembered layout)."""
 
@@ -87,12 +91,6 @@ class PlaceholderMode(Mode):
         return self.page
 
 
-KNOWLEDGE_PROMISE = (
-    "The knowledge graph of the Markdown artifacts your runs produce will be browsed here: "
-    "artifacts, the runs that made them, typed items and units, with filters, lineage up and "
-    "down, and a timeline to see the graph as it was on any date. Until then, "
-    "<code>studio kg show</code> prints it."
-)
 WORK_PROMISE = (
     "The work board will live here: work items ordered from capabilities, the workers that "
     "lease them, their gates and verdicts, and what each one filed to the knowledge graph."

@@ -3,7 +3,7 @@ docks, toolbar and menus, and each mode's remembered layout."""
 
 from PySide6.QtCore import QByteArray, QObject, QSettings, Qt, Signal
 from PySide6.QtGui import QAction, QActionGroup
-from PySide6.QtWidgets import QMainWindow, QMenu, QStackedWidget, QTabBar, QToolBar
+from PySide6.QtWidgets import QDockWidget, QMainWindow, QMenu, QStackedWidget, QTabBar, QToolBar
 
 from studio.ui.window.mode import Mode
 
@@ -62,10 +62,10 @@ class ModeHost(QObject):
         self.current = mode
         self.stack.setCurrentWidget(mode.central())
         state = self.settings.value(_state_key(mode))
-        if isinstance(state, QByteArray):
-            self.window.restoreState(state)
+        restored = isinstance(state, QByteArray) and self.window.restoreState(state)
         self._check(mode)
         self.window.setWindowTitle(mode.title())
+        mode.shown(restored)
         self.hide_stale_tab_bars()
         self.modeChanged.emit(mode.name)
         return mode
@@ -96,12 +96,18 @@ class ModeHost(QObject):
 
     def hide_stale_tab_bars(self) -> None:
         """Qt leaves the tab bar of a group of docks drawn after the group grew by another
-        dock (Problems · Runs, then Approvals): hide a bar whose tabs another bar shows too."""
+        dock (Problems · Runs, then Approvals), or after the group was hidden with its mode:
+        hide a bar whose tabs another bar shows too, or whose docks are all hidden."""
         bars = [bar for bar in self.window.findChildren(QTabBar) if bar.parent() is self.window]
         tabs = {bar: {bar.tabText(i) for i in range(bar.count())} for bar in bars}
+        shown = {dock.windowTitle() for dock in self._docks() if not dock.isHidden()}
         for bar in bars:
-            if not tabs[bar] or any(tabs[bar] < tabs[other] for other in bars):
+            stale = not tabs[bar] or any(tabs[bar] < tabs[other] for other in bars)
+            if stale or not tabs[bar] & shown:
                 bar.hide()
+
+    def _docks(self) -> list[QDockWidget]:
+        return [dock for mode in self.modes.values() for dock in mode.docks]
 
     def _check(self, mode: Mode) -> None:
         for action in self.group.actions():

@@ -1,6 +1,8 @@
 """The run docks: run history with replay and comparison, the approvals waiting for a
 person, and the notice about runs a closed or killed Studio left unfinished."""
 
+from concurrent.futures import Future
+
 from PySide6.QtCore import QObject, Qt, QTimer
 from PySide6.QtWidgets import QDockWidget, QToolButton, QWidget
 
@@ -8,10 +10,13 @@ from studio.model.execution import FAILED, PENDING, RUNNING, ExecutionEvent
 from studio.ui.run.approvals_panel import ApprovalsPanel
 from studio.ui.run.compare_view import CompareView
 from studio.ui.run.history_panel import RunHistoryPanel
+from studio.ui.run.overlay import RunOverlay
 from studio.ui.run.replay_bar import ReplayBar
 from studio.ui.run.run_controller import RunController
+from studio.ui.store_calls import StoreCalls
 from studio.ui.window.action_table import ActionSpec
-from studio.ui.window.run_canvas import RunCanvas
+from studio.ui.window.answers import after_store, answered
+from studio.ui.window.run_canvas import RunCanvas, StoredRun
 from studio.ui.window.status_sink import StatusSink
 from studio.ui.window.workflow_tabs import WorkflowTabs
 from studio.workspace import Workspace
@@ -49,6 +54,7 @@ class RunDocks(QObject):
         super().__init__(tabs)
         self.workspace, self.tabs, self.status = workspace, tabs, status
         self.runs, self.canvas = runs, canvas
+        self.store = StoreCalls(parent=self)
         self.history = RunHistoryPanel(workspace, runner=runs.runner)
         self.approvals = ApprovalsPanel(workspace, runs.decide)
         self.compare_windows: list[CompareView] = []
@@ -90,20 +96,22 @@ class RunDocks(QObject):
         self.runs.resume(execution_id)
         self.refresh_timer.start()
 
-    def replay(self, execution_id: str) -> ReplayBar | None:
-        """Scrub through a past run on its canvas with the timeline under it."""
-        overlay = self.canvas.show_execution(execution_id)
-        tab = self.tabs.current()
-        if overlay is None or tab is None:
-            return None
-        executions = self.workspace.executions
-        bar = tab.replay_bar
-        bar.load(
-            execution_id,
-            executions.node_ids(execution_id),
-            executions.events(execution_id),
-            overlay,
+    def replay(self, execution_id: str) -> "Future[ReplayBar | None]":
+        """Scrub through a past run on its canvas with the timeline under it (the run is
+        read off the UI thread; the answer is the timeline, or None)."""
+        canvas = self.canvas
+        return after_store(
+            self.store, lambda: canvas.read_run(execution_id), self._replay, canvas.not_read
         )
+
+    def _replay(self, run: StoredRun) -> ReplayBar | None:
+        overlay = self.canvas.draw(run)
+        tab = self.tabs.current()
+        if tab is None:
+            return None
+        execution_id = run.record.execution_id
+        bar = tab.replay_bar
+        bar.load(execution_id, run.node_ids, run.events, overlay)
         bar.show()
         self.history.select_execution(execution_id)
         bar.slider.setFocus()
@@ -139,14 +147,21 @@ class RunDocks(QObject):
 
     # Interrupted runs ---------------------------------------------------------------------
 
-    def announce_interrupted_runs(self) -> list[str]:
-        """Runs a closed or killed Studio left unfinished: a status-bar button leads to them."""
-        unfinished = [
-            record
-            for status in (RUNNING, PENDING, FAILED)  # failed: a rollback may be cut short
-            for record in self.workspace.executions.find(status=status)
-        ]
-        interrupted = [r.execution_id for r in unfinished if self.runs.is_interrupted(r)]
+    def announce_interrupted_runs(self) -> "Future[list[str]]":
+        """Runs a closed or killed Studio left unfinished (read off the UI thread): a
+        status-bar button leads to them. The answer is their ids."""
+
+        def interrupted() -> list[str]:
+            unfinished = [
+                record
+                for status in (RUNNING, PENDING, FAILED)  # failed: a rollback may be cut short
+                for record in self.workspace.executions.find(status=status)
+            ]
+            return [r.execution_id for r in unfinished if self.runs.is_interrupted(r)]
+
+        return after_store(self.store, interrupted, self._announce, self._not_listed)
+
+    def _announce(self, interrupted: list[str]) -> list[str]:
         if interrupted:
             button = QToolButton()
             button.setObjectName("interruptedRunsButton")
@@ -155,7 +170,11 @@ class RunDocks(QObject):
             self.status.add_permanent(button)
             self.interrupted_button = button
             _count_interrupted(button, interrupted)
-        return interrupted
+        return list(interrupted)
+
+    def _not_listed(self, failure: Exception) -> list[str]:
+        self.canvas.not_read(failure)
+        return []
 
     def _show_interrupted(self, interrupted: list[str], button: QToolButton) -> None:
         """Show the next interrupted run; the button stays while others are left."""
@@ -167,14 +186,27 @@ class RunDocks(QObject):
 
     # Keeping the panels current -----------------------------------------------------------
 
-    def _follow_selection(self, execution_id: str) -> None:
-        """Selecting a run in the list shows it on the canvas if its workflow is in front."""
+    def _follow_selection(self, execution_id: str) -> "Future[RunOverlay | None]":
+        """Selecting a run in the list shows it on the canvas if its workflow is in front
+        (read off the UI thread, drawn if that is still so when the answer comes)."""
+        if not self._canvas_follows():
+            return answered(None)
+        return after_store(
+            self.store,
+            lambda: self.canvas.read_run(execution_id),
+            self._follow,
+            self.canvas.not_read,
+        )
+
+    def _follow(self, run: StoredRun) -> RunOverlay | None:
         tab = self.tabs.current()
-        if tab is None or tab.replay_bar.isVisible():
-            return
-        record = self.workspace.executions.find(execution_id=execution_id)
-        if record and record[0].workflow_id == tab.workflow_id:
-            self.canvas.show_execution(execution_id)
+        if not self._canvas_follows() or tab is None or tab.workflow_id != run.record.workflow_id:
+            return None
+        return self.canvas.draw(run)
+
+    def _canvas_follows(self) -> bool:
+        tab = self.tabs.current()
+        return tab is not None and not tab.replay_bar.isVisible()
 
     def _refresh_on(self, event: ExecutionEvent) -> None:
         if event.type in REFRESHING_EVENTS and not self.refresh_timer.isActive():

@@ -1,9 +1,12 @@
 """What the File and Workflow menus do with whole workflows: create, open files, rename,
 duplicate, delete, export, save, validate and publish."""
 
+from collections.abc import Callable
+from concurrent.futures import Future
 from pathlib import Path
+from typing import TypeVar
 
-from PySide6.QtCore import QObject
+from PySide6.QtCore import QObject, QTimer
 from PySide6.QtWidgets import QFileDialog, QInputDialog, QMessageBox, QWidget
 
 from studio.model import (
@@ -14,9 +17,10 @@ from studio.model import (
     validate_definition,
     write_workflow,
 )
-from studio.model.errors import StudioError
 from studio.model.problems import Problem
+from studio.ui.store_calls import StoreCalls
 from studio.ui.window.action_table import ActionSpec, Key
+from studio.ui.window.answers import after_store, answered, joined, refused, then
 from studio.ui.window.recent_files import RecentFiles
 from studio.ui.window.status_sink import StatusSink
 from studio.ui.window.stored_lists import StoredLists
@@ -25,6 +29,7 @@ from studio.ui.window.workflow_tabs import WorkflowTabs
 from studio.ui.workflow_tab import WorkflowTab
 from studio.workspace import Workspace
 
+T = TypeVar("T")
 WORKFLOW_FILE_FILTER = "Workflows (*.yaml *.yml *.json);;All files (*)"
 
 
@@ -43,6 +48,7 @@ class WorkflowActions(QObject):
         super().__init__(tabs)
         self.workspace, self.tabs, self.status = workspace, tabs, status
         self.lists, self.panels, self.recent = lists, panels, recent
+        self.store = StoreCalls(parent=self)
         panel = lists.panel
         panel.openRequested.connect(tabs.open)
         panel.newRequested.connect(self.new_workflow)
@@ -71,13 +77,12 @@ class WorkflowActions(QObject):
 
     # Creating and opening -----------------------------------------------------------------
 
-    def new_workflow(self) -> WorkflowTab | None:
-        """Create an empty draft and open it."""
-        stored = self.workspace.workflows.create(Workflow(name="Untitled workflow"))
-        self.lists.refresh()
-        return self.tabs.open(stored.stored_id)
+    def new_workflow(self) -> "Future[WorkflowTab | None]":
+        """Create an empty draft and open it (stored off the UI thread; the answer is its
+        tab)."""
+        return self._create_and_open(lambda: Workflow(name="Untitled workflow"))
 
-    def open_workflow_file(self, path: str) -> WorkflowTab | None:
+    def open_workflow_file(self, path: str) -> "Future[WorkflowTab | None]":
         """Import a workflow file as a new draft and open it; a bad file changes nothing."""
         try:
             workflow = load_workflow(path)
@@ -85,13 +90,14 @@ class WorkflowActions(QObject):
             QMessageBox.warning(
                 self._parent, "Cannot open workflow", f"{Path(path).name}\n\n{failure}"
             )
-            return None
-        stored = self.workspace.workflows.create(
-            workflow.model_copy(update={"is_blueprint": False})
-        )
-        self.recent.remember(path)
-        self.lists.refresh()
-        return self.tabs.open(stored.stored_id)
+            return answered(None)
+        opening = self._create_and_open(lambda: workflow.model_copy(update={"is_blueprint": False}))
+        return then(opening, lambda tab: self._remember(path, tab))
+
+    def _remember(self, path: str, tab: WorkflowTab | None) -> WorkflowTab | None:
+        if tab is not None:
+            self.recent.remember(path)
+        return tab
 
     def import_file(self) -> None:
         """Choose a YAML or JSON file and open it as a new workflow."""
@@ -103,9 +109,14 @@ class WorkflowActions(QObject):
 
     # The Workflows dock's intents ---------------------------------------------------------
 
-    def rename_workflow(self, workflow_id: str) -> None:
-        """Ask for a new name (undoable, in the workflow's tab)."""
-        tab = self.tabs.open(workflow_id)
+    def rename_workflow(self, workflow_id: str) -> "Future[None]":
+        """Ask for a new name (undoable, in the workflow's tab, opened first if need be)."""
+        return then(
+            self.tabs.open(workflow_id),
+            lambda tab: QTimer.singleShot(0, self, lambda: self._ask_name(tab)),
+        )
+
+    def _ask_name(self, tab: WorkflowTab | None) -> None:
         if tab is None:
             return
         name, ok = QInputDialog.getText(
@@ -114,30 +125,64 @@ class WorkflowActions(QObject):
         if ok and name.strip():
             tab.editor.edit_properties({"name": name.strip()})
 
-    def duplicate_workflow(self, workflow_id: str) -> None:
+    def duplicate_workflow(self, workflow_id: str) -> "Future[WorkflowTab | None]":
         """Store a copy named '<name> (Copy)' and open it."""
-        original = self.workspace.workflows.get(workflow_id)
-        copy = self.workspace.workflows.create(
-            original.model_copy(update={"name": f"{original.name} (Copy)"})
-        )
-        self.lists.refresh()
-        self.tabs.open(copy.stored_id)
 
-    def delete_workflow(self, workflow_id: str) -> None:
-        """Delete a draft after confirmation; a published workflow is refused with the reason."""
-        workflow = self.workspace.workflows.get(workflow_id)
+        def copy() -> Workflow:
+            original = self.workspace.workflows.get(workflow_id)
+            return original.model_copy(update={"name": f"{original.name} (Copy)"})
+
+        return self._create_and_open(copy)
+
+    def delete_workflow(self, workflow_id: str) -> "Future[bool]":
+        """Delete a draft after confirmation; a published workflow is refused with the reason.
+        The answer says whether it was deleted."""
+        workflows = self.workspace.workflows
+        return joined(
+            after_store(
+                self.store,
+                lambda: workflows.get(workflow_id),
+                self._confirm_delete,
+                lambda failure: answered(self._not_done("Cannot delete", failure, False)),
+                dialog=True,
+            )
+        )
+
+    def _confirm_delete(self, workflow: Workflow) -> "Future[bool]":
         answer = QMessageBox.question(
             self._parent, "Delete workflow", f"Delete '{workflow.name}' and its run history?"
         )
         if answer != QMessageBox.StandardButton.Yes:
-            return
-        try:
-            self.workspace.workflows.delete(workflow_id)
-        except StudioError as failure:
-            QMessageBox.warning(self._parent, "Cannot delete", str(failure))
-            return
+            return answered(False)
+        workflow_id = workflow.stored_id
+        return after_store(
+            self.store,
+            lambda: self.workspace.workflows.delete(workflow_id),
+            lambda _deleted: self._deleted(workflow_id),
+            lambda failure: self._not_done("Cannot delete", failure, False),
+        )
+
+    def _deleted(self, workflow_id: str) -> bool:
         self.tabs.forget(workflow_id)
         self.lists.refresh()
+        return True
+
+    def _create_and_open(self, workflow: Callable[[], Workflow]) -> "Future[WorkflowTab | None]":
+        """Store a new workflow (made on the store thread) and open it."""
+        workflows = self.workspace.workflows
+        return after_store(
+            self.store,
+            lambda: workflows.create(workflow()),
+            self._open_stored,
+            lambda failure: self._not_done("Cannot create workflow", failure, None),
+        )
+
+    def _open_stored(self, stored: Workflow) -> WorkflowTab:
+        self.lists.refresh()
+        return self.tabs.show(stored)
+
+    def _not_done(self, title: str, failure: Exception, answer: T) -> T:
+        return refused(self.status, title, failure, answer)
 
     # The workflow in front ----------------------------------------------------------------
 
@@ -177,19 +222,27 @@ class WorkflowActions(QObject):
         self.status.show(f"{errors} error(s), {warnings} warning(s)" if problems else "No problems")
         return problems
 
-    def publish_current(self) -> bool:
-        """Save, then move DRAFT → PUBLISHED; problems block it and are shown."""
+    def publish_current(self) -> "Future[bool]":
+        """Save, then move DRAFT → PUBLISHED (on the store thread); problems block it and are
+        shown. The answer says whether it was published."""
         tab = self.tabs.current()
         if tab is None or not tab.autosaver.save_now():
-            return False
-        published, problems = self.workspace.workflows.publish(
-            tab.workflow_id, self.workspace.agents
+            return answered(False)
+        workspace, workflow_id = self.workspace, tab.workflow_id
+        return after_store(
+            self.store,
+            lambda: workspace.workflows.publish(workflow_id, workspace.agents),
+            lambda outcome: self._published(tab, *outcome),
+            lambda failure: self._not_done("Cannot publish", failure, False),
         )
+
+    def _published(self, tab: WorkflowTab, published: Workflow, problems: list[Problem]) -> bool:
         self.panels.show_problems(problems)
         if published.status != "PUBLISHED":
             self.status.show("Not published: fix the problems listed below", 8000)
             return False
-        tab.autosaver.stored_elsewhere(published)
+        if self.tabs.of(published.stored_id) is tab:
+            tab.autosaver.stored_elsewhere(published)
         self.lists.refresh()
         self.status.show(f"Published '{published.name}' as version {published.version}")
         return True

@@ -4,6 +4,7 @@ Opening, closing, finding and iterating tabs happen here and nowhere else; the c
 ask this object instead of walking the tab widget themselves."""
 
 from collections.abc import Callable, Iterator
+from concurrent.futures import Future
 
 from PySide6.QtCore import QObject, Qt, Signal
 from PySide6.QtWidgets import QLabel, QMessageBox, QStackedWidget, QTabWidget, QWidget
@@ -11,6 +12,8 @@ from PySide6.QtWidgets import QLabel, QMessageBox, QStackedWidget, QTabWidget, Q
 from studio.model import Workflow
 from studio.model.errors import StudioError
 from studio.ui.canvas.editor import WorkflowEditor
+from studio.ui.store_calls import StoreCalls
+from studio.ui.window.answers import after_store, answered
 from studio.ui.workflow_tab import WorkflowTab
 from studio.workspace import Workspace
 
@@ -32,6 +35,7 @@ class WorkflowTabs(QObject):
         super().__init__(parent)
         self.workspace = workspace
         self.parent_widget = parent
+        self.store = StoreCalls(parent=self)
         self.tab_widget = QTabWidget(parent)
         self.tab_widget.setDocumentMode(True)
         self.tab_widget.setTabsClosable(True)
@@ -71,29 +75,51 @@ class WorkflowTabs(QObject):
 
     # Opening and closing ------------------------------------------------------------------
 
-    def open(self, workflow_id: str) -> WorkflowTab | None:
-        """Show a stored workflow in its tab, opening one if needed."""
+    def open(self, workflow_id: str) -> "Future[WorkflowTab | None]":
+        """Show a stored workflow in its tab, opening one if needed (read off the UI thread);
+        the answer is the tab, or None when the workflow could not be read (the person is
+        told why)."""
         tab = self.of(workflow_id)
         if tab is not None:
-            self.tab_widget.setCurrentWidget(tab)
-            self.broughtForward.emit()
-            return tab
-        try:
-            workflow = self.workspace.workflows.get(workflow_id)
-        except StudioError as failure:
-            QMessageBox.warning(self.parent_widget, "Cannot open workflow", str(failure))
-            return None
+            return answered(self._bring_forward(tab))
+        return after_store(
+            self.store,
+            lambda: self.workspace.workflows.get(workflow_id),
+            self.show,
+            lambda failure: self._cannot_open(workflow_id, failure),
+        )
+
+    def show(self, workflow: Workflow) -> WorkflowTab:
+        """Bring a workflow just read from the store to the front, in a new tab if it has
+        none."""
+        tab = self.of(workflow.stored_id)
+        if tab is not None:
+            return self._bring_forward(tab)
+        tab = self._bring_forward(self._add(workflow))
+        tab.editor.view.fit_all()
+        return tab
+
+    def _bring_forward(self, tab: WorkflowTab) -> WorkflowTab:
+        self.tab_widget.setCurrentWidget(tab)
+        self.widget.setCurrentWidget(self.tab_widget)
+        self.broughtForward.emit()
+        return tab
+
+    def _add(self, workflow: Workflow) -> WorkflowTab:
         tab = WorkflowTab(workflow, self.workspace.agents, self.workspace.workflows)
         tab.titleChanged.connect(lambda title, t=tab: self._retitle(t, title))
         tab.copyCreated.connect(self._open_copy)
         tab.autosaver.saved.connect(lambda _stored: self.storedChanged.emit())
         self.tab_widget.addTab(tab, tab.title())
         self.opened.emit(tab)
-        self.tab_widget.setCurrentWidget(tab)
-        self.widget.setCurrentWidget(self.tab_widget)
-        self.broughtForward.emit()
-        tab.editor.view.fit_all()
         return tab
+
+    def _cannot_open(self, workflow_id: str, failure: Exception) -> None:
+        if not isinstance(failure, StudioError):
+            raise failure
+        QMessageBox.warning(
+            self.parent_widget, "Cannot open workflow", f"{failure}\n\n(workflow {workflow_id})"
+        )
 
     def close(self, index: int) -> bool:
         """Close a tab, saving first; unsaved changes that cannot be saved are asked about."""

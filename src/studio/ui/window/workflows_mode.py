@@ -5,10 +5,13 @@ This is where the parts meet: each controller gets the workspace, the tabs and t
 sink (and the shared parts it needs) and never another controller; what one controller's
 panel asks of another's is wired here with signals."""
 
-from PySide6.QtCore import QSettings, Qt
+from concurrent.futures import Future
+
+from PySide6.QtCore import QSettings, Qt, Signal
 from PySide6.QtGui import QAction
 from PySide6.QtWidgets import QMainWindow, QMenu, QWidget
 
+from studio.ui.run.replay_bar import ReplayBar
 from studio.ui.run.run_controller import RunController
 from studio.ui.storage_fault_notice import EDITS_KEPT
 from studio.ui.window.action_table import ActionSpec, build_toolbar
@@ -36,6 +39,8 @@ FIRST_BOTTOM_HEIGHT = 250
 
 class WorkflowsMode(Mode):
     """Drawing, running and tracing workflows."""
+
+    artifactsRequested = Signal(str)  # an execution id: show what that run produced
 
     def __init__(
         self, workspace: Workspace, status: StatusSink, settings: QSettings, parent: QMainWindow
@@ -83,7 +88,12 @@ class WorkflowsMode(Mode):
         window.tabifyDockWidget(self.problems_dock, self.approvals_dock)
         self.problems_dock.raise_()
 
+    def show_run(self, execution_id: str) -> "Future[ReplayBar | None]":
+        """Open a run's workflow and replay the run on its canvas."""
+        return self.run_docks.replay(execution_id)
+
     def _wire(self) -> None:
+        self.run_docks.history.artifactsRequested.connect(self.artifactsRequested)
         self.tabs.storedChanged.connect(self.lists.refresh)
         self.tabs.broughtForward.connect(self.showRequested)
         self.tabs.opened.connect(self._opened)

@@ -1,0 +1,418 @@
+"""The Knowledge view's speed on generated stores of 500, 2,000 and 5,000 artifacts with typed
+items: families of requirements (two versions, the second superseding the first), stories,
+design and a unit plan, each with fenced yaml items, produced by runs, in subjects of 60
+families, landed with ``KnowledgeBase.ingest`` into a SQLite file. For each store:
+
+- open: from building the main window in its Knowledge mode to the first paint of a canvas
+  that has every node of the view asked for (the default view: artifacts and runs of every
+  subject); and where that time goes, timed part by part outside the window (reading the
+  history, cutting the view, laying it out, creating the canvas items, the first paint);
+- frame: the median time to repaint while zooming in and out and panning with everything in
+  view, for the default view and for one subject with items and units (about 1,000 nodes);
+- step: moving the timeline one moment back at a time (through the signal a drag sends), the
+  time until the view of the new moment is drawn, median and longest of several steps;
+- ingest: the longest the UI thread is blocked (a 2 ms timer on it, as in
+  run_responsiveness.py) while 1,000 more artifacts land through the view's landing
+  controller, and then while the grown graph is read and drawn.
+
+Targets: open 5,000 artifacts in under 1.5 s, a 1,000-node view repaints in under 33 ms, a
+timeline step redraws in under 100 ms, no UI block over 50 ms while ingesting. The stores are
+generated once and kept in ``$STUDIO_BENCH_CACHE`` (default: a temporary folder) between runs.
+Prints; asserts nothing.
+
+    QT_QPA_PLATFORM=offscreen .venv/bin/python bench/knowledge_view.py [SIZE ...]
+"""
+
+import os
+import shutil
+import statistics
+import sys
+import tempfile
+import time
+from collections.abc import Callable
+from datetime import UTC, datetime, timedelta
+from pathlib import Path
+
+os.environ.setdefault("QT_QPA_PLATFORM", "offscreen")
+
+from PySide6.QtCore import QElapsedTimer, QEventLoop, QTimer
+from PySide6.QtWidgets import QApplication, QGraphicsView
+
+from studio.knowledge.graph_layout import StableLayout
+from studio.knowledge.graph_view import ViewQuery, view_of
+from studio.knowledge.knowledge_base import KnowledgeBase
+from studio.knowledge.knowledge_history import read_history
+from studio.store import KnowledgeRepository, open_database
+from studio.ui.app import create_application
+from studio.ui.knowledge.graph_canvas import KnowledgeCanvas
+from studio.ui.knowledge.knowledge_mode import KnowledgeMode
+from studio.ui.window.main_window import MainWindow
+from studio.workspace import Workspace
+
+SIZES = (500, 2000, 5000)
+INCOMING = 1000
+"""Artifacts landed in the background while the view is open."""
+FAMILY = 5
+"""Versions per family: requirements twice, stories, design, unit plan."""
+FAMILIES_PER_SUBJECT = 60
+STEPS = 6
+FRAMES = 30
+PROBE_MS = 2
+WAIT_S = 120.0
+TARGETS = {"open": 1500.0, "frame": 33.0, "step": 100.0, "block": 50.0}
+START = datetime(2026, 1, 5, 9, 0, tzinfo=UTC)
+
+
+# The generated corpus -----------------------------------------------------------------------
+
+
+def family_files(prefix: str, family: int) -> list[tuple[str, str]]:
+    """(file name, text) of one family's five versions, oldest first."""
+    subject = f"{prefix}-{family // FAMILIES_PER_SUBJECT}"
+    at = START + timedelta(hours=6 * family)
+    intake, design = f"exec-{prefix}-{family}-intake", f"exec-{prefix}-{family}-design"
+
+    def front(name: str, kind: str, title: str, run: str, hours: int, links: str = "") -> str:
+        moment = (at + timedelta(hours=hours)).isoformat().replace("+00:00", "Z")
+        return (
+            f"---\nid: {name}-{family}\nkind: {kind}\nsubject: {subject}\n"
+            f"title: {title} {family}\n"
+            f"produced_by: {{capability: bench, workflow: pipeline-{family % 7}, "
+            f"execution: {run}, node: {name}}}\n{links}created_at: {moment}\n---\n"
+        )
+
+    def requirements(revised: bool) -> str:
+        count = 3 if revised else 2
+        items = "".join(
+            f"\n```yaml requirement\nid: REQ-{family}-{n}\ntitle: Requirement {n} of {family}\n"
+            f"priority: must\ntext: The shopper {'can now' if revised else 'can'} do {n}.\n```\n"
+            for n in range(1, count + 1)
+        )
+        title = "Requirements (revised)" if revised else "Requirements"
+        run = design if revised else intake
+        return front("requirements", "requirements", title, run, 3 if revised else 0) + (
+            f"# Requirements\n\n## Scope\nWhat family {family} must do.\n{items}"
+        )
+
+    stories = front(
+        "stories",
+        "stories",
+        "User stories",
+        intake,
+        1,
+        f"links:\n  - {{type: DERIVED_FROM, target: requirements-{family}}}\n",
+    ) + "".join(
+        f"\n```yaml story\nid: ST-{family}-{n}\ntitle: Story {n} of {family}\n"
+        f"covers: [REQ-{family}-{n}]\n```\n"
+        for n in range(1, 4)
+    )
+    cites = f" and [[design-{family - 1}]]" if family % FAMILIES_PER_SUBJECT else ""
+    design_text = front(
+        "design",
+        "design",
+        "Design",
+        design,
+        4,
+        f"links:\n  - {{type: DEPENDS_ON, target: stories-{family}}}\n",
+    ) + (
+        f"# Design\n\nAnswers [[stories-{family}]]{cites}.\n\n"
+        f"```yaml component\nid: C-{family}\nname: Component of {family}\n```\n\n"
+        f"```yaml decision\nid: D-{family}\ntitle: Decision of {family}\nstatus: accepted\n"
+        f"covers: [REQ-{family}-2]\n```\n\n"
+        f"```yaml contract\nid: K-{family}\ntitle: Contract of {family}\n"
+        f"depends_on: [C-{family}]\n```\n"
+    )
+    plan = front(
+        "unit-plan",
+        "unit-plan",
+        "Construction plan",
+        design,
+        5,
+        f"links:\n  - {{type: DERIVED_FROM, target: design-{family}}}\n",
+    ) + (
+        f"# Units\n\n```yaml unit\nslug: store-{family}\ntitle: Store of {family}\n"
+        f"implements: [ST-{family}-2]\nexposes: [K-{family}]\n```\n\n"
+        f"```yaml unit\nslug: flow-{family}\ntitle: Flow of {family}\n"
+        f"implements: [ST-{family}-1, ST-{family}-3]\ndepends_on: [store-{family}]\n```\n"
+    )
+    texts = [requirements(False), stories, requirements(True), design_text, plan]
+    names = ["requirements", "stories", "requirements-revised", "design", "unit-plan"]
+    return [(f"{family:05d}-{n}.md", text) for n, text in zip(names, texts, strict=True)]
+
+
+def write_corpus(folder: Path, prefix: str, count: int) -> None:
+    """``count`` artifact versions (a multiple of FAMILY) in ``folder``."""
+    folder.mkdir(parents=True, exist_ok=True)
+    for family in range(count // FAMILY):
+        for name, text in family_files(prefix, family):
+            (folder / name).write_text(text, encoding="utf-8")
+
+
+def stored_corpus(cache: Path, size: int) -> tuple[Path, float]:
+    """A database holding ``size`` generated artifacts, and the seconds its ingest took (0 when
+    it was generated before)."""
+    database = cache / f"knowledge-{size}.db"
+    if database.exists():
+        return database, 0.0
+    folder = cache / f"corpus-{size}"
+    write_corpus(folder, "subject", size)
+    partial = cache / f"partial-{size}.db"
+    partial.unlink(missing_ok=True)
+    knowledge = KnowledgeBase(KnowledgeRepository(open_database(partial)))
+    began = time.perf_counter()
+    knowledge.ingest(folder)
+    took = time.perf_counter() - began
+    knowledge.repository.database.close()
+    partial.rename(database)
+    shutil.rmtree(folder)
+    return database, took
+
+
+# Waiting and probing ------------------------------------------------------------------------
+
+
+def wait_until(condition: Callable[[], bool], timeout: float = WAIT_S) -> None:
+    """Let the event loop run until ``condition`` holds (checked every millisecond)."""
+    loop = QEventLoop()
+    timer = QTimer(interval=1)
+    deadline = time.perf_counter() + timeout
+
+    def check() -> None:
+        if condition() or time.perf_counter() > deadline:
+            loop.quit()
+
+    timer.timeout.connect(check)
+    timer.start()
+    if not condition():
+        loop.exec()
+    timer.stop()
+    if not condition():
+        raise TimeoutError("the view did not get there in time")
+
+
+def drawn(mode: KnowledgeMode) -> bool:
+    """Whether the view of the current choices is on the canvas."""
+    current = mode.session.current
+    return (
+        current is not None
+        and current.view.query == mode.session.query
+        and mode.canvas.node_ids() == set(current.view.projection.graph.nodes)
+    )
+
+
+class Views:
+    """Counts the views a session sends, and those sent since it last read the history."""
+
+    def __init__(self, mode: KnowledgeMode) -> None:
+        self.mode = mode
+        self.sent = 0
+        self.since_history = -1
+        mode.session.historyChanged.connect(self._history)
+        mode.session.viewChanged.connect(self._view)
+
+    def _history(self, _history: object) -> None:
+        self.since_history = 0
+
+    def _view(self, _drawn: object) -> None:
+        self.sent += 1
+        if self.since_history >= 0:
+            self.since_history += 1
+
+    def change(self, change: Callable[[], object]) -> None:
+        """Make a change and wait until the view it asks for is drawn."""
+        sent = self.sent
+        change()
+        wait_until(lambda: self.sent > sent and drawn(self.mode))
+
+    def wait_for_history(self) -> None:
+        """Wait until a view of a history read since ``since_history`` was last -1 is drawn."""
+        wait_until(lambda: self.since_history > 0 and drawn(self.mode))
+
+
+class LateTicks:
+    """A repeating UI-thread timer that records how late each tick came."""
+
+    def __init__(self) -> None:
+        self.delays: list[float] = []
+        self.clock = QElapsedTimer()
+        self.timer = QTimer(interval=PROBE_MS)
+        self.timer.timeout.connect(self._tick)
+
+    def start(self) -> None:
+        self.delays.clear()
+        self.clock.start()
+        self.timer.start()
+
+    def stop(self) -> float:
+        """Stop; the longest delay in milliseconds."""
+        self.timer.stop()
+        self._tick()
+        return max(self.delays, default=0.0)
+
+    def _tick(self) -> None:
+        elapsed = self.clock.nsecsElapsed() / 1e6
+        self.clock.restart()
+        self.delays.append(max(0.0, elapsed - PROBE_MS))
+
+
+# Measures -----------------------------------------------------------------------------------
+
+
+def open_view(database: Path, scratch: Path) -> tuple[float, MainWindow, Workspace, Views]:
+    """Milliseconds from building the window in its Knowledge mode to a painted canvas."""
+    workspace = Workspace(scratch / "data", (), str(database))
+    began = time.perf_counter()
+    window = MainWindow(workspace, "knowledge")
+    views = Views(window.knowledge)
+    window.resize(1600, 1000)
+    window.show()
+    views.wait_for_history()
+    window.knowledge.canvas.view.viewport().repaint()
+    return (time.perf_counter() - began) * 1000, window, workspace, views
+
+
+def frame_time(view: QGraphicsView) -> float:
+    """Median milliseconds per repaint while zooming in and out and panning, all in view."""
+    times = []
+    for frame in range(FRAMES):
+        factor = 1.05 if frame % 10 < 5 else 1 / 1.05
+        view.scale(factor, factor)
+        bar = view.horizontalScrollBar()
+        bar.setValue(bar.value() + (3 if frame % 2 else -3))
+        began = time.perf_counter()
+        view.viewport().grab()
+        times.append(time.perf_counter() - began)
+    return statistics.median(times) * 1000
+
+
+def frames(mode: KnowledgeMode, views: Views) -> tuple[str, str]:
+    """Frame times of the default view and of one subject with items and units."""
+    mode.canvas.fit_all()
+    whole = frame_time(mode.canvas.view)
+    whole_nodes = len(mode.canvas.node_ids())
+    subject = mode.session.history.subjects[0]
+    views.change(lambda: mode.session.change(subject=subject, items=True, units=True))
+    mode.canvas.fit_all()
+    one = frame_time(mode.canvas.view)
+    one_nodes = len(mode.canvas.node_ids())
+    views.change(lambda: mode.session.change(subject=None, items=False, units=False))
+    return (
+        f"{whole:5.1f} ms ({whole_nodes} nodes)",
+        f"{one:5.1f} ms ({one_nodes} nodes)",
+    )
+
+
+def timeline_steps(mode: KnowledgeMode, views: Views) -> tuple[float, float]:
+    """Median and longest milliseconds from a one-moment step back to the drawn view."""
+    moments = [m.at for m in mode.session.history.moments]
+    times = []
+    for step in range(1, STEPS + 1):
+        moment = moments[-1 - step]
+        began = time.perf_counter()
+        views.change(lambda: mode.timeline.positionChanged.emit(moment))  # noqa: B023
+        mode.canvas.view.viewport().repaint()
+        times.append((time.perf_counter() - began) * 1000)
+    views.change(lambda: mode.timeline.positionChanged.emit(None))
+    return statistics.median(times), max(times)
+
+
+def background_ingest(
+    mode: KnowledgeMode, views: Views, scratch: Path
+) -> tuple[float, float, float]:
+    """Longest UI block while INCOMING artifacts land, and while the grown graph is drawn;
+    the seconds the landing took."""
+    folder = scratch / "incoming"
+    write_corpus(folder, "incoming", INCOMING)
+    probe = LateTicks()
+    finished: list[bool] = []
+    mode.landing.finished.connect(lambda: finished.append(True))
+    views.since_history = -1
+    probe.start()
+    began = time.perf_counter()
+    mode.land([folder])
+    wait_until(lambda: bool(finished))
+    took = time.perf_counter() - began
+    during = probe.stop()
+    probe.start()
+    views.wait_for_history()
+    mode.canvas.view.viewport().repaint()
+    after = probe.stop()
+    return during, after, took
+
+
+# Where the time goes ------------------------------------------------------------------------
+
+
+def parts(database: Path) -> str:
+    """Each step of opening the default view, timed on its own, in milliseconds."""
+    knowledge = KnowledgeBase(KnowledgeRepository(open_database(database)))
+    timed: dict[str, float] = {}
+
+    def timing(name: str, work: Callable[[], object]) -> object:
+        began = time.perf_counter()
+        result = work()
+        timed[name] = (time.perf_counter() - began) * 1000
+        return result
+
+    history = read_history(knowledge)
+    history = timing("read history", lambda: read_history(knowledge))
+    query = ViewQuery()
+    layout = StableLayout()
+    timing("prime", lambda: layout.prime(history.everything(query.options())))
+    view = timing("view", lambda: view_of(history, query))
+    positions = timing("place", lambda: layout.place(view.projection))
+    canvas = KnowledgeCanvas()
+    canvas.resize(1200, 900)
+    canvas.show()
+    QApplication.processEvents()
+    timing("canvas items", lambda: canvas.show_graph(view.projection, positions))
+    timing("first paint", lambda: canvas.view.viewport().repaint())
+    canvas.close()
+    canvas.deleteLater()
+    knowledge.repository.database.close()
+    return "  ".join(f"{name} {ms:5.0f}" for name, ms in timed.items())
+
+
+def main(sizes: tuple[int, ...]) -> int:
+    app = create_application()
+    cache_root = os.environ.get("STUDIO_BENCH_CACHE")
+    with tempfile.TemporaryDirectory() as scratch_root:
+        cache = Path(cache_root or scratch_root)
+        cache.mkdir(parents=True, exist_ok=True)
+        print(
+            f"Knowledge view, generated stores (families of {FAMILY} versions, "
+            f"{FAMILIES_PER_SUBJECT} families a subject); targets: open < "
+            f"{TARGETS['open']:.0f} ms at 5,000, frame < {TARGETS['frame']:.0f} ms at ~1,000 "
+            f"nodes, step < {TARGETS['step']:.0f} ms, block < {TARGETS['block']:.0f} ms"
+        )
+        for size in sizes:
+            database, ingest_s = stored_corpus(cache, size)
+            scratch = Path(tempfile.mkdtemp(dir=scratch_root))
+            copy = scratch / "knowledge.db"
+            shutil.copy(database, copy)
+            landed = f" (ingest {ingest_s:.1f} s)" if ingest_s else ""
+            print(f"\n{size} artifacts{landed}")
+            print(f"  parts (ms): {parts(copy)}")
+            opened, window, workspace, views = open_view(copy, scratch)
+            mode = window.knowledge
+            nodes = len(mode.canvas.node_ids())
+            print(f"  open to drawn canvas:  {opened:7.0f} ms  ({nodes} nodes)")
+            whole, one = frames(mode, views)
+            print(f"  frame, default view:   {whole}")
+            print(f"  frame, one subject:    {one}  (items and units)")
+            median, longest = timeline_steps(mode, views)
+            print(f"  timeline step:         {median:7.0f} ms median, {longest:.0f} ms longest")
+            during, after, took = background_ingest(mode, views, scratch)
+            print(
+                f"  ingest {INCOMING} more:      longest block {during:5.1f} ms while landing "
+                f"({took:.1f} s), {after:5.1f} ms while the grown graph is drawn"
+            )
+            window.close()
+            workspace.close()
+            app.processEvents()
+    return 0
+
+
+if __name__ == "__main__":
+    chosen = tuple(int(arg) for arg in sys.argv[1:]) or SIZES
+    sys.exit(main(chosen))

@@ -1,0 +1,1 @@
+"""The Knowledge view: the graph canvas and the panels around it."""

@@ -1,0 +1,118 @@
+"""The knowledge view's state between the store and the widgets: the history read once, the
+person's choices, and the view those choices give, with positions for every node.
+
+Reading the history is store work (on the store thread); cutting the view and laying it out is
+CPU work on a worker thread of its own, so neither holds the window up. A new choice made while
+a view is being worked out wins: the older answer is dropped when it arrives.
+
+    session = GraphSession(workspace, parent=self)
+    session.viewChanged.connect(canvas_part.show)
+    session.reload()                      # read the history, then draw
+    session.change(items=True)            # a toggle: a new view, positions kept
+"""
+
+import logging
+from concurrent.futures import Future, ThreadPoolExecutor
+from dataclasses import dataclass, replace
+from typing import Any
+
+from PySide6.QtCore import QObject, Signal
+
+from studio.knowledge.graph_layout import StableLayout, neighbourhood_layout
+from studio.knowledge.graph_view import GraphView, ViewQuery, view_of
+from studio.knowledge.knowledge_history import KnowledgeHistory, read_history
+from studio.ui.store_calls import StoreCalls
+from studio.workspace import Workspace
+
+log = logging.getLogger("studio.ui.knowledge")
+Positions = dict[str, tuple[float, float]]
+
+
+@dataclass(frozen=True, eq=False)
+class DrawnView:
+    """A view with a position for each of its nodes, and for the ghosts of removed ones."""
+
+    view: GraphView
+    positions: Positions
+
+
+class GraphSession(QObject):
+    """Holds the history and the query; works out views off the UI thread."""
+
+    historyChanged = Signal(object)  # KnowledgeHistory
+    viewChanged = Signal(object)  # DrawnView
+    failed = Signal(str)  # what went wrong, for a person
+
+    def __init__(self, workspace: Workspace, parent: QObject | None = None) -> None:
+        super().__init__(parent)
+        self.workspace = workspace
+        self.store = StoreCalls(parent=self)
+        self.history = KnowledgeHistory()
+        self.query = ViewQuery()
+        self.current: DrawnView | None = None
+        self._worker = ThreadPoolExecutor(1, thread_name_prefix="studio-graph")
+        self._layout = StableLayout()
+        self._asked = 0
+        self.destroyed.connect(lambda: self._worker.shutdown(wait=False, cancel_futures=True))
+
+    def reload(self) -> Future[KnowledgeHistory]:
+        """Read the history again (after a landing), then work out the view."""
+        knowledge = self.workspace.knowledge
+        return self.store.call(lambda: read_history(knowledge), self._got_history, self._failed)
+
+    def change(self, **choices: Any) -> None:
+        """Change some choices and work out the view they give."""
+        self.set_query(replace(self.query, **choices))
+
+    def set_query(self, query: ViewQuery) -> None:
+        """Replace every choice at once."""
+        if query.subject != self.query.subject:
+            self._layout = StableLayout()  # node ids change with the subject: lay out afresh
+        self.query = query
+        self._work_out()
+
+    def _got_history(self, history: KnowledgeHistory) -> None:
+        self.history = history
+        if self.query.subject is None and len(history.subjects) == 1:
+            self.query = replace(self.query, subject=history.subjects[0])
+        elif self.query.subject not in (None, *history.subjects):
+            self.query = replace(self.query, subject=None)
+        self._layout = StableLayout()
+        self.historyChanged.emit(history)
+        self._work_out()
+
+    def _work_out(self) -> None:
+        self._asked += 1
+        asked, history, query, layout = self._asked, self.history, self.query, self._layout
+        future = self._worker.submit(lambda: drawn_view(history, query, layout))
+        self.store.deliver(future, lambda drawn: self._got_view(asked, drawn), self._failed)
+
+    def _got_view(self, asked: int, drawn: DrawnView) -> None:
+        if asked != self._asked:
+            return  # a newer choice is on its way
+        self.current = drawn
+        self.viewChanged.emit(drawn)
+
+    def _failed(self, error: Exception) -> None:
+        log.warning("knowledge view failed: %s", error)
+        self.failed.emit(str(error))
+
+
+def drawn_view(history: KnowledgeHistory, query: ViewQuery, layout: StableLayout) -> DrawnView:
+    """The view for a query and positions for it (and for the ghosts of a comparison).
+
+    The first view of a history primes the layout with every node any moment could show under
+    the query's layers, so moving through time never moves a node."""
+    if not layout.positions:
+        layout.prime(history.everything(query.options()))
+    view = view_of(history, query)
+    if query.focus is not None and not view.lost_focus:
+        positions = neighbourhood_layout(view.projection, query.focus, query.depth)
+    else:
+        positions = layout.place(view.projection)
+    if view.changes is not None:
+        remembered = layout.positions
+        for removed in view.changes.nodes_removed:
+            if removed["id"] in remembered:
+                positions[removed["id"]] = remembered[removed["id"]]
+    return DrawnView(view, positions)
