@@ -102,7 +102,7 @@ def test_a_burst_of_events_is_drawn_on_the_next_frame_once_per_node(qtbot, shown
 
 def test_the_frame_comes_within_a_few_screen_refreshes(qtbot, shown) -> None:
     _editor, overlay, events = shown
-    assert overlay_module.FRAME_MS <= 33
+    assert overlay_module.FRAME_MS <= 50
     overlay.apply(events("node.started", "n0", attempt=1))
     qtbot.waitUntil(lambda: texts(overlay)["n0"] == "◐ Running", timeout=200)
 
@@ -183,3 +183,20 @@ def test_a_new_live_run_takes_the_last_runs_marks_off_at_once(shown) -> None:
     assert overlay.flows == {}
     overlay.flush()
     assert set(texts(overlay).values()) == {"○ Pending"}
+
+
+def test_a_run_that_ends_draws_a_little_left_at_once_and_much_over_frames(
+    qtbot, shown, drawn, monkeypatch
+) -> None:
+    _editor, overlay, events = shown
+    overlay.apply(events("node.started", "n0", attempt=1))
+    overlay.finish()
+    assert texts(overlay)["n0"] == "◐ Running"  # drawn with the end, not a frame later
+
+    monkeypatch.setattr(overlay_module, "FINISH_AT_ONCE", 1)  # as if the canvas were large
+    drawn.clear()
+    overlay.apply(events("node.completed", "n0", items=1))
+    overlay.apply(events("node.started", "n1", attempt=1))
+    overlay.finish()
+    assert drawn == Counter()  # too much to draw at once: left to the frames
+    qtbot.waitUntil(lambda: texts(overlay)["n1"] == "◐ Running", timeout=1000)

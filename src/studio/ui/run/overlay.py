@@ -10,6 +10,7 @@ import time
 from datetime import UTC, datetime
 
 from PySide6.QtCore import QObject, QTimer, QVariantAnimation
+from PySide6.QtWidgets import QGraphicsItem
 
 from studio.model.document import DocumentEvent
 from studio.model.execution import ExecutionEvent
@@ -25,8 +26,11 @@ REDRAWN_ON = frozenset({"node_added", "edge_added", "reset"})
 FADE_AFTER_MS = 10_000
 FADE_DURATION_MS = 800
 TICK_MS = 100
-FRAME_MS = 25
-"""Live events are drawn at most this often: within two screen refreshes of their arrival."""
+FRAME_MS = 50
+"""Live events are drawn at most this often (twenty times a second): soon enough to read as
+live, and rare enough that drawing a busy run never leaves the window without time to react."""
+FINISH_AT_ONCE = 40
+"""Nodes left to draw when a run ends that are drawn at once rather than over frames."""
 FRAME_BUDGET_S = 0.004
 """How long one frame may spend drawing badges; the nodes left wait for the next frame."""
 
@@ -80,6 +84,7 @@ class RunOverlay(QObject):
 
     def show_view(self, view: RunView, at: datetime | None = None) -> None:
         """Draw a whole view (a run opened from history, or a replay at ``at``)."""
+        self._cache_nodes(False)
         self._stop_fading()
         self._drop_pending()
         self._prune()
@@ -102,6 +107,7 @@ class RunOverlay(QObject):
         self.flow_layer.remove_all()
         self._pending = dict.fromkeys(view.nodes)
         self.frame_timer.start()
+        self._cache_nodes(True)
 
     def apply(self, event: ExecutionEvent) -> None:
         """Take one live event of the shown execution; what it changed is drawn on the next
@@ -120,6 +126,12 @@ class RunOverlay(QObject):
         """Draw now every node whose view changed since it was last drawn, and its edges."""
         self._draw_pending(deadline=None)
 
+    def finish(self) -> None:
+        """The run ended: draw what is left at once when it is little (the canvas says how
+        the run ended when the status bar does), else go on frame by frame."""
+        if len(self._pending) <= FINISH_AT_ONCE:
+            self.flush()
+
     def set_heat(self, seconds: dict[str, float] | None) -> None:
         """Tint nodes by how long they took (a heat map), or remove the tint."""
         self._prune()
@@ -131,6 +143,7 @@ class RunOverlay(QObject):
 
     def clear(self) -> None:
         """Remove every badge and edge highlight."""
+        self._cache_nodes(False)
         self._stop_fading()
         self._drop_pending()
         self.ticker.stop()
@@ -176,6 +189,15 @@ class RunOverlay(QObject):
         self._keep_ticking()
         if self._pending:
             self.frame_timer.start()
+
+    def _cache_nodes(self, cached: bool) -> None:
+        """While a live run repaints its badges many times a second, the nodes under them are
+        drawn from a picture of themselves rather than by Python each time: the run's engine
+        shares the interpreter with the window, and a Python paint per node per frame would
+        wait its turn for the interpreter hundreds of times a frame."""
+        mode = QGraphicsItem.CacheMode
+        for item in self.scene.node_items.values():
+            item.setCacheMode(mode.DeviceCoordinateCache if cached else mode.NoCache)
 
     def _drop_pending(self) -> None:
         self.frame_timer.stop()

@@ -1,10 +1,11 @@
 """A run's progress outside the canvas: in the status bar and on the dock or task bar."""
 
 from PySide6.QtCore import Signal
-from PySide6.QtWidgets import QHBoxLayout, QLabel, QProgressBar, QToolButton, QWidget
+from PySide6.QtWidgets import QHBoxLayout, QLabel, QToolButton, QWidget
 
 from studio.ui.run.launcher_progress import LauncherProgress
 from studio.ui.run.object_names import named
+from studio.ui.run.progress_strip import ProgressStrip
 from studio.ui.run.status_look import status_look
 from studio.ui.run.time_text import seconds_text
 
@@ -19,8 +20,8 @@ class RunProgress(QWidget):
         super().__init__(parent)
         self.execution_id = ""
         self.label = named(QLabel(), "runProgressText")
-        self.bar = named(QProgressBar(textVisible=False), "runProgressBar")
-        self.bar.setMaximumWidth(160)
+        self.bar = named(ProgressStrip(), "runProgressBar")
+        self.bar.setFixedWidth(160)
         self.show_button = named(QToolButton(), "showRunButton")
         self.show_button.setText("Show run")
         self.show_button.setToolTip("Show the run on the canvas again (F6)")

@@ -137,7 +137,7 @@ class LiveRuns(QObject):
         self.progress.ended(execution_id, self._workflow_name(execution_id), status, seconds)
         if status in EXECUTION_TERMINAL:
             for overlay in self.canvas.overlays_of(execution_id):
-                overlay.flush()  # the canvas says how it ended when the status bar does
+                overlay.finish()
                 overlay.fade_later()
         self.runsChanged.emit()
 
