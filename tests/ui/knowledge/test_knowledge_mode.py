@@ -3,9 +3,12 @@ their runs, turn on items and units, search for a requirement and jump to it, fo
 its lineage down to its unit, drag the timeline back before the requirements were revised,
 compare two moments, read an artifact, compare two versions of it."""
 
+from dataclasses import replace
 from datetime import UTC, datetime
 
+import networkx
 from PySide6.QtCore import QPoint, Qt
+from PySide6.QtWidgets import QFileDialog
 
 from studio.ui.knowledge.graph_marks import DIMMED_NODE
 from studio.ui.knowledge.timeline_strip import AXIS_Y
@@ -169,3 +172,60 @@ def test_reading_an_artifact_and_comparing_two_versions(qtbot, tmp_path) -> None
     shown = mode.pane.comparison().shown_text()
     assert OLD_REQUIREMENTS in shown and NEW_REQUIREMENTS in shown
     assert "(revised)" in shown
+
+
+def test_clicking_hidden_neighbours_shows_them(qtbot, tmp_path) -> None:
+    window = open_window(qtbot, tmp_path)
+    mode = window.knowledge
+    land_corpus(qtbot, window)
+    chip = mode.canvas.node_item("requirements").chip
+    assert chip is not None and chip.count == 6
+
+    mode.canvas.center_on("requirements")
+    spot = mode.canvas.view.mapFromScene(chip.sceneBoundingRect().center())
+    qtbot.mouseClick(mode.canvas.view.viewport(), Qt.MouseButton.LeftButton, pos=spot)
+
+    qtbot.waitUntil(lambda: {"REQ-1", "REQ-2", "REQ-3"} <= mode.canvas.node_ids(), timeout=WAIT_MS)
+    assert "ST-1" not in mode.canvas.node_ids()  # only the requirements' own neighbours
+    item = mode.canvas.node_item("requirements")
+    assert item.chip is None or not item.chip.isVisible()
+
+
+def test_export_writes_the_view_in_the_format_chosen(qtbot, tmp_path, monkeypatch) -> None:
+    window = open_window(qtbot, tmp_path)
+    mode = window.knowledge
+    land_corpus(qtbot, window)
+    target = tmp_path / "graph.graphml"
+    monkeypatch.setattr(
+        QFileDialog,
+        "getSaveFileName",
+        lambda *_args, **_kwargs: (str(target), "GraphML (*.graphml)"),
+    )
+
+    window.actions_by_name["kg_export"].trigger()
+
+    graph = networkx.read_graphml(target)
+    assert set(graph.nodes) == mode.canvas.node_ids()
+    assert graph.number_of_edges() == len(mode.canvas.scene.edges)
+
+
+def test_picking_a_coverage_gap_goes_to_its_node(qtbot, tmp_path) -> None:
+    window = open_window(qtbot, tmp_path)
+    mode = window.knowledge
+    land_corpus(qtbot, window)
+    mode.show_query(replace(mode.session.query, as_of=datetime(2026, 9, 9, 12, tzinfo=UTC)))
+    wait_drawn(qtbot, mode)  # stories written, no unit plan yet: no story is implemented
+    mode.show_query(replace(mode.session.query, items=True))
+    wait_drawn(qtbot, mode)
+    assert set(mode.canvas.marks.gaps) == {"ST-1", "ST-2", "ST-3"}
+
+    tree = mode.insights.tree
+    gaps = tree.topLevelItem(0)
+    assert gaps.text(0).startswith("Coverage gaps (3)")
+    entry = gaps.child(1)
+    tree.setCurrentItem(entry)
+    qtbot.mouseClick(
+        tree.viewport(), Qt.MouseButton.LeftButton, pos=tree.visualItemRect(entry).center()
+    )
+
+    qtbot.waitUntil(lambda: mode.canvas.selected_node() == "ST-2", timeout=WAIT_MS)
