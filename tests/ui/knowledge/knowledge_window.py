@@ -48,7 +48,7 @@ def land_corpus(qtbot, window: MainWindow) -> None:
     """Land the sample corpus as a drop of its folder would, and wait for the graph."""
     mode = window.knowledge
     with qtbot.waitSignal(mode.landing.finished, timeout=WAIT_MS):
-        assert mode.land([FIXTURE])
+        assert mode.landing.land_paths([FIXTURE])
     qtbot.waitUntil(lambda: "design" in mode.canvas.node_ids(), timeout=WAIT_MS)
     wait_drawn(qtbot, mode)
     window.activateWindow()  # the progress window had the keyboard while it was up

@@ -5,7 +5,6 @@ The parts are built here and wired by ``GraphBrowser``; the mode adds the docks,
 and their toolbar, landing (drop, File menu) and export."""
 
 from collections.abc import Callable
-from pathlib import Path
 
 from PySide6.QtCore import Qt, QTimer
 from PySide6.QtGui import QAction, QActionGroup
@@ -83,6 +82,10 @@ class KnowledgeMode(Mode):
         self.landing = LandingController(lambda: workspace.knowledge, parent=self)
         self.landing_dialogs = LandingDialogs(self.landing, parent)
         self.drop_target = DropTarget(self.page, self.landing)
+        self.land_files = lambda: choose_and_land_files(status.dialog_parent(), self.landing)
+        """Choose Markdown files and land them."""
+        self.ingest_folder = lambda: choose_and_ingest_folder(status.dialog_parent(), self.landing)
+        """Choose a folder and land its Markdown files in date order."""
         self.reload_timer = QTimer(self)
         self.reload_timer.setSingleShot(True)
         self.reload_timer.setInterval(LIVE_RELOAD_MS)
@@ -117,6 +120,13 @@ class KnowledgeMode(Mode):
 
     def action_specs(self) -> list[ActionSpec]:
         spec, b = ActionSpec, self.browser
+
+        def layer(name: str) -> Callable[[bool], None]:
+            return lambda on: self.session.change(**{name: on})
+
+        def depth(n: int) -> Callable[[bool], None]:
+            return lambda on: self.session.change(depth=n) if on else None
+
         return [
             spec("kg_land_file", "&Land Files…", None, self.land_files),
             spec("kg_ingest_folder", "&Ingest Folder…", None, self.ingest_folder),
@@ -125,17 +135,15 @@ class KnowledgeMode(Mode):
                 "kg_items",
                 "Show Typed &Items",
                 "Ctrl+Shift+I",
-                self._layer("items"),
+                layer("items"),
                 checkable=True,
             ),
-            spec("kg_units", "Show &Units", "Ctrl+Shift+U", self._layer("units"), checkable=True),
-            spec("kg_sections", "Show &Sections", None, self._layer("sections"), checkable=True),
+            spec("kg_units", "Show &Units", "Ctrl+Shift+U", layer("units"), checkable=True),
+            spec("kg_sections", "Show &Sections", None, layer("sections"), checkable=True),
             spec("kg_focus", "&Focus on Selection", "Ctrl+Return", self.focus_selection),
             spec("kg_unfocus", "Show &Whole Graph", "Ctrl+Backspace", lambda: b.focus(None)),
             *[
-                spec(
-                    f"kg_depth_{n}", f"Focus &Depth {n}", f"Alt+{n}", self._depth(n), checkable=True
-                )
+                spec(f"kg_depth_{n}", f"Focus &Depth {n}", f"Alt+{n}", depth(n), checkable=True)
                 for n in (1, 2, 3)
             ],
             spec("kg_upstream", "&Upstream", "Ctrl+[", lambda: b.trace("up")),
@@ -193,18 +201,6 @@ class KnowledgeMode(Mode):
 
     # Commands ----------------------------------------------------------------------------
 
-    def land_files(self) -> None:
-        """Choose Markdown files and land them."""
-        choose_and_land_files(self.status.dialog_parent(), self.landing)
-
-    def ingest_folder(self) -> None:
-        """Choose a folder and land its Markdown files in date order."""
-        choose_and_ingest_folder(self.status.dialog_parent(), self.landing)
-
-    def land(self, paths: list[Path]) -> bool:
-        """Land files and folders, as a drop does."""
-        return self.landing.land_paths(paths)
-
     def export(self) -> None:
         """Save the view as PNG or SVG, or the graph as GraphML or JSON."""
         drawn = self.session.current
@@ -243,16 +239,6 @@ class KnowledgeMode(Mode):
     def _landed_by_a_run(self) -> None:
         if self._started:  # a burst of landings costs one read
             self.reload_timer.start()
-
-    def _layer(self, name: str) -> Callable[[bool], None]:
-        return lambda on: self.session.change(**{name: on})
-
-    def _depth(self, depth: int) -> Callable[[bool], None]:
-        def choose(on: bool) -> None:
-            if on:
-                self.session.change(depth=depth)
-
-        return choose
 
     def _search_field(self) -> None:
         self.filters_dock.show()
