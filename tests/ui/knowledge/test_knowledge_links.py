@@ -8,7 +8,7 @@ from pathlib import Path
 import yaml
 from PySide6.QtCore import QMimeData, QPoint, QPointF, Qt, QUrl
 from PySide6.QtGui import QDragEnterEvent, QDropEvent
-from PySide6.QtWidgets import QApplication
+from PySide6.QtWidgets import QApplication, QMessageBox
 
 from studio.ui.knowledge.landing_dialogs import ProblemsDialog
 from tests.store.test_knowledge_integrity import raw as tamper
@@ -105,8 +105,9 @@ def test_show_artifacts_in_the_runs_panel_opens_the_graph_on_the_run(
     until(run_loop, lambda: window.workflows.tabs.open(workflow.id).done())
     history = window.workflows.run_docks.history
     window.workflows.run_docks.show_history()
-    until(run_loop, lambda: history.select_execution(record.execution_id) or True)
-    until(run_loop, lambda: history.run_actions["artifacts"].isEnabled())
+    until(run_loop, lambda: history.select_execution(record.execution_id))  # listed, selected
+    until(run_loop, lambda: history.tree.selected_ids() == [record.execution_id])
+    assert history.run_actions["artifacts"].isEnabled()
     history.run_actions["artifacts"].trigger()
 
     until(run_loop, lambda: window.current_mode().name == "knowledge")
@@ -182,3 +183,23 @@ def test_a_drop_with_a_binary_and_a_file_failing_lint_lands_nothing_and_says_why
     assert any("title" in message for message in listed[untitled])
     assert window.workspace.knowledge.heads() == []
     assert mode.page.is_empty_shown()
+
+
+def test_provenance_naming_a_run_this_database_does_not_hold_says_so_and_stays(
+    qtbot, tmp_path
+) -> None:
+    window = open_window(qtbot, tmp_path)
+    mode = window.knowledge
+    land_corpus(qtbot, window)  # its runs (exec-0001 …) were recorded elsewhere
+
+    click_node(qtbot, mode, "design")
+    qtbot.waitUntil(lambda: "exec-0007" in mode.pane.header.provenance.text(), timeout=WAIT_MS)
+    header = mode.pane.header
+    qtbot.mouseClick(header.provenance, Qt.MouseButton.LeftButton, pos=QPoint(4, 4))
+
+    qtbot.waitUntil(
+        lambda: window.findChild(QMessageBox, "runProblem") is not None, timeout=WAIT_MS
+    )
+    box = window.findChild(QMessageBox, "runProblem")
+    assert box.text() == "Cannot show run exec-0007: Execution not found"
+    assert window.current_mode().name == "knowledge"

@@ -19,6 +19,7 @@ from PySide6.QtCore import QObject, Signal
 from studio.engine.runner import StepRunner
 from studio.model.errors import ONLY_PUBLISHED_RUN, NotAllowedError, StudioError
 from studio.model.execution import WAITING, ExecutionEvent, ExecutionRecord
+from studio.model.run_view import RunView
 from studio.store.errors import StorageFaultError
 from studio.store.human_tasks import HumanTask
 from studio.ui.store_calls import StoreCalls
@@ -55,6 +56,7 @@ class RunController(QObject):
         self.user = getpass.getuser()
         self._lock = threading.Lock()
         self._driving: dict[str, asyncio.Future[ExecutionRecord]] = {}  # store thread's tasks
+        self.first_views: dict[str, RunView] = {}
         self._stopping: Future[None] | None = None
         self._unsubscribe = self.runner.bus.subscribe(self._published)
 
@@ -152,9 +154,29 @@ class RunController(QObject):
             self.store.post(lambda: self._report(refusal))
             return None
         started = record.execution_id, record.workflow_id
+        self._keep_first_view(record.execution_id)
         self.store.post(lambda: self.runStarted.emit(*started))
         self._drive(record.execution_id)
         return record
+
+    def _keep_first_view(self, execution_id: str) -> None:
+        """The run as it stands before it is driven, for the canvas (no read is left to the
+        UI thread); a failed read only leaves the canvas to read it later."""
+        executions = self.workspace.executions
+        try:
+            first = RunView.folded(
+                execution_id, executions.node_ids(execution_id), executions.events(execution_id)
+            )
+        except StudioError:
+            return
+        with self._lock:
+            self.first_views[execution_id] = first
+
+    def first_view(self, execution_id: str) -> RunView | None:
+        """A run this window just started, as it stood before it was driven (read on the
+        store thread with its start); taken once."""
+        with self._lock:
+            return self.first_views.pop(execution_id, None)
 
     def _drive(self, execution_id: str) -> None:
         with self._lock:

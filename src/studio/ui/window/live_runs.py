@@ -62,8 +62,15 @@ class LiveRuns(QObject):
         self.progress_timer.timeout.connect(self._draw_progress)
 
     def on_started(self, execution_id: str, workflow_id: str) -> None:
-        """A run this window started: draw it on its canvas from the first moment."""
-        self._read_view(execution_id, lambda view: self._started(view, workflow_id))
+        """A run this window started: draw it on its canvas from the first moment (its view
+        was read on the store thread as it started; read it there now if it was not)."""
+        first = self.runs.first_view(execution_id)
+        if first is None:
+            self._read_view(execution_id, lambda view: self._started(view, workflow_id))
+            return
+        self.collector_pause.hold(execution_id)
+        self.views[execution_id] = first
+        self._started(first, workflow_id)
 
     def _started(self, view: RunView, workflow_id: str) -> None:
         tab = self.tabs.of(workflow_id)

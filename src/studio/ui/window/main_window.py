@@ -67,8 +67,12 @@ class MainWindow(QMainWindow):
         self.workflows.artifactsRequested.connect(self._show_run_artifacts)
 
     def _show_run_on_canvas(self, execution_id: str) -> None:
-        self.show_mode("workflows")
-        self.workflows.show_run(execution_id)
+        """The run's replay on its canvas; the graph stays in front when the run cannot be
+        read (one landed by another Studio's database): the person is told why."""
+        replay = self.workflows.show_run(execution_id)
+        replay.add_done_callback(
+            lambda done: self.show_mode("workflows") if done.result() is not None else None
+        )
 
     def _show_run_artifacts(self, execution_id: str) -> None:
         self.show_mode("knowledge")

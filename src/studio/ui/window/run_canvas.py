@@ -62,7 +62,10 @@ class RunCanvas:
         """Open the execution's workflow and draw the run on it, as the store has it; the
         answer is the overlay, or None when the run could not be read (the person is told)."""
         return after_store(
-            self.store, lambda: self.read_run(execution_id), self.draw, self.not_read
+            self.store,
+            lambda: self.read_run(execution_id),
+            self.draw,
+            lambda failure: self.not_read(failure, execution_id),
         )
 
     def read_run(self, execution_id: str) -> StoredRun:
@@ -76,10 +79,13 @@ class RunCanvas:
             executions.events(execution_id),
         )
 
-    def draw(self, run: StoredRun) -> RunOverlay:
-        """Draw a run just read on its workflow's canvas, brought to the front. A canvas
-        that already shows the run further on (live events came after the read) keeps it."""
-        overlay = self.overlay_of(self.tabs.show(run.workflow))
+    def draw(self, run: StoredRun, bring_forward: bool = True) -> RunOverlay:
+        """Draw a run just read on its workflow's canvas, brought to the front (or, when
+        following a selection, on its tab where it is: the person may be in another mode by
+        now). A canvas that already shows the run further on (live events came after the
+        read) keeps it."""
+        tab = None if bring_forward else self.tabs.of(run.record.workflow_id)
+        overlay = self.overlay_of(tab if tab is not None else self.tabs.show(run.workflow))
         view, shown = run.view(), overlay.view
         if shown is not None and _further(shown, view):
             view = shown
@@ -90,12 +96,14 @@ class RunCanvas:
             overlay.fade_timer.stop()
         return overlay
 
-    def not_read(self, failure: Exception) -> None:
-        """Tell the person a run could not be read: the database's fault, or why not."""
+    def not_read(self, failure: Exception, execution_id: str | None = None) -> None:
+        """Tell the person a run could not be read: the database's fault, or why not (naming
+        the run when it is known)."""
         if isinstance(failure, StorageFaultError):
             self.status.fault(failure)
         elif isinstance(failure, StudioError):
-            self.status.problem(str(failure))
+            run = "" if execution_id is None else f"Cannot show run {execution_id}: "
+            self.status.problem(f"{run}{failure}")
         else:
             raise failure
 

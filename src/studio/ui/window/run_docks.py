@@ -101,7 +101,10 @@ class RunDocks(QObject):
         read off the UI thread; the answer is the timeline, or None)."""
         canvas = self.canvas
         return after_store(
-            self.store, lambda: canvas.read_run(execution_id), self._replay, canvas.not_read
+            self.store,
+            lambda: canvas.read_run(execution_id),
+            self._replay,
+            lambda failure: canvas.not_read(failure, execution_id),
         )
 
     def _replay(self, run: StoredRun) -> ReplayBar | None:
@@ -202,7 +205,7 @@ class RunDocks(QObject):
         tab = self.tabs.current()
         if not self._canvas_follows() or tab is None or tab.workflow_id != run.record.workflow_id:
             return None
-        return self.canvas.draw(run)
+        return self.canvas.draw(run, bring_forward=False)
 
     def _canvas_follows(self) -> bool:
         tab = self.tabs.current()
