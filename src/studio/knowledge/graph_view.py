@@ -71,6 +71,8 @@ class GraphView:
     projection: Projection
     changes: GraphDiff | None = None
     """What changed from ``compare_to`` to ``as_of``, when comparing."""
+    compared: Projection | None = None
+    """The same cut at ``compare_to``, when comparing: where the removed nodes were."""
     gaps: dict[str, Gap] = field(default_factory=dict)
     """Coverage gaps on the nodes in view, by node id."""
     suspects: dict[tuple[str, str, str], Suspect] = field(default_factory=dict)
@@ -95,13 +97,15 @@ def view_of(history: KnowledgeHistory, query: ViewQuery) -> GraphView:
             projection = neighbourhood(projection, focus, depth)
         else:
             lost = True
-    changes = None
+    changes = compared = None
     if query.compare_to is not None:
-        changes = diff(cut(history, query, query.compare_to), projection)
+        compared = cut(history, query, query.compare_to)
+        changes = diff(compared, projection)
     return GraphView(
         query=query,
         projection=projection,
         changes=changes,
+        compared=compared,
         gaps=_gaps_in_view(history, query, projection),
         suspects=_suspects_in_view(history, query, projection),
         lost_focus=lost,

@@ -9,12 +9,17 @@ from its ``created_at`` and stops being the head once a version that supersedes 
 created. A damaged version is left out and named in ``damaged``, as the store's reads do.
 """
 
-from collections import defaultdict
-from collections.abc import Iterable
+import gc
+import threading
+from collections import OrderedDict, defaultdict
+from collections.abc import Callable, Hashable, Iterable, Iterator
+from contextlib import contextmanager
 from dataclasses import dataclass, field
 from datetime import datetime
 from functools import cached_property
-from typing import TypeVar
+from typing import Generic, TypeVar
+
+import networkx as nx
 
 from studio.knowledge.insight import Gap, Suspect, coverage_gaps, suspect_links
 from studio.knowledge.knowledge_base import KnowledgeBase
@@ -31,6 +36,7 @@ from studio.model.knowledge import (
 from studio.store.knowledge_integrity import DamagedVersion
 
 Row = TypeVar("Row", GraphNode, GraphEdge)
+Kept = TypeVar("Kept")
 
 
 @dataclass(frozen=True)
@@ -56,6 +62,12 @@ class KnowledgeHistory:
     """The graph nodes each version derives, by version ref."""
     edges: dict[str, tuple[GraphEdge, ...]] = field(default_factory=dict)
     damaged: tuple[DamagedVersion, ...] = ()
+    _projected: "_Kept[Projection]" = field(default_factory=lambda: _Kept(), init=False, repr=False)
+    """Each subject's projection, by the options and its heads."""
+    _suspected: "_Kept[tuple[Suspect, ...]]" = field(
+        default_factory=lambda: _Kept(), init=False, repr=False
+    )
+    """Each subject's suspect links, by its versions created by then."""
 
     @property
     def empty(self) -> bool:
@@ -87,10 +99,31 @@ class KnowledgeHistory:
         return successor is not None and (as_of is None or successor.front.created_at <= as_of)
 
     def graph(self, options: ViewOptions, as_of: datetime | None = None) -> Projection:
-        """The view of the heads at a moment, under the view rules the options pick."""
+        """The view of the heads at a moment, under the view rules the options pick.
+
+        A projection is the union of one per subject (rows, kinds and edges never cross a
+        subject), and a moment changes the heads of few subjects: each subject's projection
+        is kept for the heads it was made from, so the next moment projects only the subjects
+        whose heads changed and joins the rest as they were."""
         heads = self.heads(as_of)
-        nodes, edges = self._rows(heads)
-        return project(heads, nodes, edges, options)
+        by_subject: dict[str, list[ArtifactVersion]] = defaultdict(list)
+        for version in heads:
+            if options.subject in (None, version.subject):
+                by_subject[version.subject].append(version)
+        parts = [self._subject_graph(options, tuple(by_subject[s])) for s in sorted(by_subject)]
+        return parts[0] if len(parts) == 1 else _union(parts)
+
+    def _subject_graph(
+        self, options: ViewOptions, heads: tuple[ArtifactVersion, ...]
+    ) -> Projection:
+        """The projection of one subject's heads (shared: never change it)."""
+
+        def make() -> Projection:
+            nodes, edges = self._rows(heads)
+            return project(heads, nodes, edges, options)
+
+        key = (options, tuple(v.ref for v in heads))
+        return self._projected.get_or_make(key, make, self._kept_size)
 
     def everything(self, options: ViewOptions) -> Projection:
         """One graph of every version's rows, each place shown once: every node the view could
@@ -115,16 +148,41 @@ class KnowledgeHistory:
         """Suspect links among the heads at a moment, judged by the versions created by then;
         with ``among``, only the links between two of those (subject, key) places (the same
         links, found without indexing every other node)."""
-        heads = self.heads(as_of)
-        nodes, edges = self._rows(heads)
-        if among is not None:
-            nodes = [n for n in nodes if (n.subject, n.key) in among]
-            edges = [
-                e
-                for e in edges
-                if (e.subject, e.source) in among and (e.subject, e.target) in among
-            ]
-        return suspect_links(self.versions_by(as_of), heads, nodes, edges)
+        by_subject: dict[str, list[ArtifactVersion]] = defaultdict(list)
+        for version in self.versions_by(as_of):
+            by_subject[version.subject].append(version)
+        found: list[Suspect] = []
+        for subject in sorted(by_subject):  # links never cross a subject: each is kept
+            found += self._subject_suspects(tuple(by_subject[subject]), as_of)
+        if among is None:
+            return found
+        return [s for s in found if (s.subject, s.item) in among and (s.subject, s.target) in among]
+
+    def _subject_suspects(
+        self, created: tuple[ArtifactVersion, ...], as_of: datetime | None
+    ) -> list[Suspect]:
+        """The suspect links of one subject whose versions created by then are ``created``."""
+
+        def make() -> tuple[Suspect, ...]:
+            heads = [v for v in created if not self._superseded(v, as_of)]
+            nodes, edges = self._rows(heads)
+            return tuple(suspect_links(created, heads, nodes, edges))
+
+        key = tuple(v.ref for v in created)
+        return list(self._suspected.get_or_make(key, make, self._kept_size))
+
+    @cached_property
+    def _kept_size(self) -> int:
+        """How many single-subject projections (and suspect lists) are kept: those of every
+        subject for two layer choices, or one and a few moments, no more (each holds its
+        nodes, and every object held makes each full garbage collection longer)."""
+        return 2 * len(self.subjects) + 8
+
+    def work_out_lookups(self) -> None:
+        """Work out what a view asks for first (moments, subjects, kinds, item types, heads)
+        now, on the thread that read the history, rather than when the window first shows it."""
+        _ = (self.moments, self.subjects, self.kinds, self.item_types, self._by_ref)
+        self.heads()
 
     def version(self, ref: str) -> ArtifactVersion | None:
         """One version by ref."""
@@ -165,6 +223,11 @@ class KnowledgeHistory:
 
 def read_history(knowledge: KnowledgeBase) -> KnowledgeHistory:
     """Read every version, its text's check and its rows: the whole history, once."""
+    with collection_paused():
+        return _read_history(knowledge)
+
+
+def _read_history(knowledge: KnowledgeBase) -> KnowledgeHistory:
     repository = knowledge.repository
     damaged: list[DamagedVersion] = []
     stored = repository.all_versions_in_landing_order(damaged)
@@ -173,12 +236,14 @@ def read_history(knowledge: KnowledgeBase) -> KnowledgeHistory:
         (v for v in stored if v.ref in intact), key=lambda v: (v.front.created_at, v.ref)
     )
     nodes, edges = repository.graph_rows((v.ref for v in versions), damaged)
-    return KnowledgeHistory(
+    history = KnowledgeHistory(
         versions=tuple(versions),
         nodes=_by_version(nodes),
         edges=_by_version(edges),
         damaged=tuple(damaged),
     )
+    history.work_out_lookups()
+    return history
 
 
 def _by_version(rows: Iterable[Row]) -> dict[str, tuple[Row, ...]]:
@@ -186,3 +251,69 @@ def _by_version(rows: Iterable[Row]) -> dict[str, tuple[Row, ...]]:
     for row in rows:
         grouped[row.version_ref].append(row)
     return {ref: tuple(found) for ref, found in grouped.items()}
+
+
+class _CollectionPause:
+    """How many threads are in ``collection_paused``, and whether collection was on before."""
+
+    lock = threading.Lock()
+    depth = 0
+    was_enabled = False
+
+
+@contextmanager
+def collection_paused() -> Iterator[None]:
+    """Hold the garbage collector off while a burst of long-lived objects is built.
+
+    A history of thousands of versions holds well over 100,000 tracked objects, and building it
+    (or a view of it) sets off full collections that walk every one of them again and again,
+    about doubling the time. Nested and concurrent pauses are counted: collection comes back
+    on when the last one ends, and only if it was on when the first began."""
+    with _CollectionPause.lock:
+        if _CollectionPause.depth == 0:
+            _CollectionPause.was_enabled = gc.isenabled()
+            gc.disable()
+        _CollectionPause.depth += 1
+    try:
+        yield
+    finally:
+        with _CollectionPause.lock:
+            _CollectionPause.depth -= 1
+            if _CollectionPause.depth == 0 and _CollectionPause.was_enabled:
+                gc.enable()
+
+
+class _Kept(Generic[Kept]):
+    """What was worked out for single subjects, by what it was made from; the least recently
+    used is forgotten first. Shared by threads (the view's worker, the store's)."""
+
+    def __init__(self) -> None:
+        self._lock = threading.Lock()
+        self._kept: OrderedDict[Hashable, Kept] = OrderedDict()
+
+    def get_or_make(self, key: Hashable, make: Callable[[], Kept], size: int) -> Kept:
+        """What was kept under ``key``, or what ``make`` gives (then kept, with at most
+        ``size`` others)."""
+        with self._lock:
+            found = self._kept.get(key)
+            if found is not None:
+                self._kept.move_to_end(key)
+                return found
+        made = make()
+        with self._lock:
+            self._kept[key] = made
+            while len(self._kept) > size:
+                self._kept.popitem(last=False)
+        return made
+
+
+def _union(parts: list[Projection]) -> Projection:
+    """One projection of several subjects' (their node ids never clash): nodes and edges in
+    the order one projection of them all would have them."""
+    graph: nx.MultiDiGraph[str] = nx.MultiDiGraph()
+    for part in parts:
+        graph.add_nodes_from(part.graph.nodes(data=True))
+    for part in parts:
+        for source, target, edge_type in part.graph.edges(keys=True):
+            graph.add_edge(source, target, key=edge_type)
+    return Projection(graph)

@@ -162,7 +162,7 @@ def _show_knowledge(app, window, shot: KnowledgeShot) -> bool:
 
 def _drawn(mode, query) -> bool:
     current = mode.session.current
-    return current is not None and current.view.query == query
+    return current is not None and current.view.query == query and not mode.canvas.is_drawing()
 
 
 def _until(app, done, seconds: float = 60) -> bool:

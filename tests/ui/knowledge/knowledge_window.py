@@ -35,11 +35,15 @@ def open_window(qtbot, tmp_path: Path, agent_dirs: tuple[Path, ...] = ()) -> Mai
 
 
 def wait_drawn(qtbot, mode: KnowledgeMode) -> None:
-    """Until the view for the current choices is drawn."""
+    """Until the view for the current choices is drawn whole on the canvas."""
 
     def drawn() -> bool:
         current = mode.session.current
-        return current is not None and current.view.query == mode.session.query
+        return (
+            current is not None
+            and current.view.query == mode.session.query
+            and not mode.canvas.is_drawing()
+        )
 
     qtbot.waitUntil(drawn, timeout=WAIT_MS)
 

@@ -6,10 +6,12 @@ node's NODE_W by NODE_H slot in scene coordinates, the node's shape centred in i
 never moves a node on its own, so showing another projection leaves every surviving node where
 it was."""
 
-from collections.abc import Iterable, Mapping
+import math
+import time
+from collections.abc import Iterable, Iterator, Mapping
 from typing import Any
 
-from PySide6.QtCore import QEvent, Qt, Signal
+from PySide6.QtCore import QEvent, QRectF, Qt, QTimer, Signal
 from PySide6.QtGui import QKeyEvent
 from PySide6.QtWidgets import QFrame, QHBoxLayout, QLabel, QLineEdit, QVBoxLayout, QWidget
 
@@ -23,6 +25,10 @@ from studio.ui.knowledge.graph_view import GraphView
 from studio.ui.knowledge.legend import Legend
 
 OVERLAY_MARGIN = 8
+STEP_BUDGET_S = 0.008
+"""How long one turn of the event loop may spend drawing a big graph."""
+DRAW_AT_ONCE = 400
+"""A graph this small (nodes before and after, together) is drawn in one go."""
 
 
 class KnowledgeCanvas(QWidget):
@@ -31,6 +37,7 @@ class KnowledgeCanvas(QWidget):
     nodeSelected = Signal(str)  # the selected node's id; "" when the selection is cleared
     nodeActivated = Signal(str)  # double-click: focus the node's neighbourhood
     expandRequested = Signal(str)  # a click on the node's "+N hidden" chip
+    graphDrawn = Signal()  # the last graph shown is drawn whole
 
     def __init__(self, parent: QWidget | None = None) -> None:
         super().__init__(parent)
@@ -45,6 +52,12 @@ class KnowledgeCanvas(QWidget):
         self.find_box = FindBox(self.view)
         self.find_box.hide()
         self._selected: str | None = None
+        self._steps: Iterator[None] | None = None
+        self._first = False
+        self._more = QTimer(self)
+        self._more.setSingleShot(True)
+        self._more.setInterval(0)
+        self._more.timeout.connect(self._draw_some)
         self.view.nodeClicked.connect(self.select_node)
         self.view.nodeActivated.connect(self.nodeActivated)
         self.view.chipClicked.connect(self.expandRequested)
@@ -58,9 +71,46 @@ class KnowledgeCanvas(QWidget):
 
     def show_graph(self, projection: Projection, positions: Mapping[str, Position]) -> None:
         """Draw ``projection`` with nodes at ``positions`` (slot corners); the items of nodes
-        still present are kept where they are. The first graph shown is fitted into the view."""
-        first = not self.scene.nodes
-        self.scene.show(projection, positions)
+        still present are kept where they are. The first graph shown is fitted into the view.
+
+        A big change is drawn over several turns of the event loop, STEP_BUDGET_S at a time, so
+        the window stays responsive; ``graphDrawn`` is emitted when the graph is drawn whole
+        (``is_drawing`` says whether it is not yet). A graph shown while another is being drawn
+        replaces it."""
+        self._first = self._first or not self.scene.nodes
+        if self._first:
+            self.scene.detail_area = QRectF()  # no text before the fit says what is in view
+            self.view.holding = True
+        self._steps = self.scene.show_in_steps(projection, positions)
+        small = projection.graph.number_of_nodes() + len(self.scene.nodes) <= DRAW_AT_ONCE
+        self._draw_some(deadline=math.inf if small else None)
+
+    def is_drawing(self) -> bool:
+        """Whether the last graph shown is still being drawn."""
+        return self._steps is not None
+
+    def finish_drawing(self) -> None:
+        """Draw what is left of the last graph shown, now."""
+        if self._steps is not None:
+            self._draw_some(deadline=math.inf)
+
+    def _draw_some(self, deadline: float | None = None) -> None:
+        steps = self._steps
+        if steps is None:
+            return
+        until = time.perf_counter() + STEP_BUDGET_S if deadline is None else deadline
+        for _step in steps:
+            if time.perf_counter() > until:
+                self.view.viewport().setUpdatesEnabled(False)  # no half-drawn graph painted
+                self._more.start()
+                return
+        self._steps = None
+        self._more.stop()
+        self.view.viewport().setUpdatesEnabled(True)
+        self._drawn()
+
+    def _drawn(self) -> None:
+        """The graph is drawn whole: marks, selection, legend, minimap, and the first fit."""
         self.marks.reapply()
         if self._selected is not None and self._selected not in self.scene.nodes:
             self.select_node("")
@@ -71,9 +121,12 @@ class KnowledgeCanvas(QWidget):
             (key[1] for key in self.scene.edges),
         )
         self.minimap.contents_changed()
-        if first:
+        if self._first:
+            self._first = False
+            self.view.holding = False
             self.fit_all()
         self._place_overlays()
+        self.graphDrawn.emit()
 
     def node_ids(self) -> set[str]:
         """The ids of the nodes drawn (ghosts of removed nodes excepted)."""
@@ -116,6 +169,7 @@ class KnowledgeCanvas(QWidget):
 
     def select_node(self, node_id: str | None) -> None:
         """Select a node ("" or None: nothing); nodeSelected is emitted when it changes."""
+        self.finish_drawing()
         chosen = node_id if node_id and node_id in self.scene.nodes else None
         if chosen == self._selected:
             return
@@ -132,12 +186,14 @@ class KnowledgeCanvas(QWidget):
 
     def center_on(self, node_id: str) -> None:
         """Scroll so that the node is in the middle of the view."""
+        self.finish_drawing()
         item = self.scene.nodes.get(node_id) or self.scene.ghosts.get(node_id)
         if item is not None:
             self.view.centerOn(item.center())
 
     def fit_all(self) -> None:
         """Show the whole graph (never magnified beyond 100 %), clear of the legend."""
+        self.finish_drawing()
         bounds = self.scene.drawn_rect().adjusted(-12, -12, 12, 12)  # badges and chips
         self.view.fit_rect(bounds)
         if self.legend.isVisible() and not bounds.isNull():
@@ -183,7 +239,7 @@ class KnowledgeCanvas(QWidget):
         return sorted(
             node_id
             for node_id, item in self.scene.nodes.items()
-            if wanted in node_id.lower() or wanted in (item.shown or ("",))[0].lower()
+            if wanted in node_id.lower() or wanted in item.words[0].lower()
         )
 
     # Overlays -----------------------------------------------------------------------------

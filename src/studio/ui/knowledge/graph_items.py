@@ -1,9 +1,8 @@
 """The items the knowledge graph is drawn with: nodes, edges, the hidden-neighbours chip and
-the gap badge.
-
-Every item is painted by Qt itself (paths, polygons, simple text), so tens of thousands repaint
-without a Python call each; the text and arrowheads are hidden, once, when the view zooms out
-past the detail threshold. Items only paint and report geometry (STYLE: no business rules)."""
+the gap badge. Every item is painted by Qt itself (paths, polygons, simple text), so tens of
+thousands repaint without a Python call each; text and arrowheads are made only when a node or
+an edge is first shown in detail, and hidden, once, when the view zooms out past the detail
+threshold. Items only paint and report geometry (STYLE: no business rules)."""
 
 from functools import cache
 from typing import Any
@@ -41,6 +40,7 @@ from studio.ui.knowledge.node_look import (
 
 EdgeKey = tuple[str, str, str]
 """(source id, edge type, target id)"""
+Box = tuple[float, float, float, float]  # left, top, right, bottom in scene coordinates
 DETAIL_THRESHOLD = 0.4
 """Below this zoom level nodes are plain shapes without text, and edges have no arrowheads."""
 NODE_Z, EDGE_Z, SELECTED_Z = 1.0, 0.0, 2.0
@@ -49,7 +49,8 @@ FAR_FILL = 3.5
 
 
 class NodeItem(QGraphicsPathItem):
-    """One node: its shape in its type's colour, its label and a small type caption."""
+    """One node: its shape in its type's colour, its label and a small type caption. The text
+    items (label, caption, "+N hidden" chip) are made when it is first shown in detail."""
 
     def __init__(
         self, node_id: str, look: NodeLook, colors: CanvasColors, ghost: bool = False
@@ -57,26 +58,47 @@ class NodeItem(QGraphicsPathItem):
         super().__init__(shape_path(look.shape))
         self.node_id, self.look, self.colors, self.ghost = node_id, look, colors, ghost
         self.edges: list[EdgeItem] = []
-        self.selected = False
-        self.detail = True
-        self.shown: tuple[str, str, int] | None = None
-        """The label, caption and hidden count on show (to skip redrawing what is the same)."""
+        self.selected, self.detail = False, True
+        self.source: tuple[object, ...] | None = None
+        """What the scene last drew the node from (to skip it at once when it is the same)."""
+        self.words = ("", "")
+        """The label and caption, drawn once the text items are made."""
+        self.hidden_count = 0
         self.mark: QColor | None = None
+        self.label: QGraphicsSimpleTextItem | None = None
+        self.caption: QGraphicsSimpleTextItem | None = None
         self.chip: HiddenChip | None = None
         self.badge: GapBadge | None = None
-        label_font, caption_font, _chip = fonts()
-        self.label = _text(self, label_font if look.shape != BOX else caption_font)
-        self.caption = _text(self, caption_font) if look.shape != BOX else None
+        self.box: Box = (0.0, 0.0, *look.size)  # where the node is, as placed
         self.setZValue(NODE_Z)
         self.apply_colors(colors)
 
     def show_data(self, label: str, caption: str, tooltip: str) -> None:
         """Take the node's label, caption and tooltip, elided to fit the shape."""
+        self.words = (label, caption)
+        self.setToolTip(tooltip)
+        if self.label is not None:
+            self._lay_out_text()
+
+    def make_detail(self) -> None:
+        """Make the text items (label, caption, chip) if they are not made yet."""
+        if self.label is not None:
+            return
+        label_font, caption_font, _chip = fonts()
+        boxed = self.look.shape == BOX
+        self.label = _text(self, caption_font if boxed else label_font, self.detail)
+        self.caption = None if boxed else _text(self, caption_font, self.detail)
+        self._colour_text()
+        self._lay_out_text()
+        self.set_hidden_count(self.hidden_count, self.detail)
+
+    def _lay_out_text(self) -> None:
+        assert self.label is not None
+        label, caption = self.words
         width, height = self.look.size
         room = width - 2 * TEXT_INSET[self.look.shape]
         label_font, caption_font, _chip = fonts()
-        shown_label = elided(label, label_font if self.caption else caption_font, room)
-        self.label.setText(shown_label)
+        self.label.setText(elided(label, label_font if self.caption else caption_font, room))
         label_height = self.label.boundingRect().height()
         caption_height = 0.0
         if self.caption is not None:
@@ -87,7 +109,6 @@ class NodeItem(QGraphicsPathItem):
         if self.caption is not None:
             caption_left = (width - self.caption.boundingRect().width()) / 2
             self.caption.setPos(caption_left, top + label_height)
-        self.setToolTip(tooltip)
 
     def place_at(self, corner: tuple[float, float]) -> None:
         """Centre the node in the layout's slot whose top-left corner is ``corner``, bringing
@@ -96,25 +117,23 @@ class NodeItem(QGraphicsPathItem):
         x, y = corner[0] + (SLOT[0] - width) / 2, corner[1] + (SLOT[1] - height) / 2
         if self.pos().x() != x or self.pos().y() != y:
             self.setPos(x, y)
+            self.box = (x, y, x + width, y + height)
             for edge in self.edges:
                 edge.refresh()
 
     def center(self) -> QPointF:
         """The node's centre, in scene coordinates."""
-        width, height = self.look.size
-        return self.pos() + QPointF(width / 2, height / 2)
+        return self.scene_rect().center()
 
     def scene_rect(self) -> QRectF:
         """The node's box, in scene coordinates."""
-        width, height = self.look.size
-        return QRectF(self.pos().x(), self.pos().y(), width, height)
+        left, top, right, bottom = self.box
+        return QRectF(left, top, right - left, bottom - top)
 
     def apply_colors(self, colors: CanvasColors) -> None:
         """Pens, brushes and text colours for the current theme, selection and mark."""
         self.colors = colors
-        self.label.setBrush(QBrush(colors.text))
-        if self.caption is not None:
-            self.caption.setBrush(QBrush(colors.muted_text))
+        self._colour_text()
         if self.ghost:
             self.setPen(QPen(REMOVED, 1.6, Qt.PenStyle.DashLine))
             self.setBrush(Qt.BrushStyle.NoBrush)
@@ -122,11 +141,17 @@ class NodeItem(QGraphicsPathItem):
             return
         self._fill()
         if self.selected:
-            self.setPen(QPen(colors.node_selected, 3.5))
+            self.setPen(QPen(self.colors.node_selected, 3.5))
         elif self.mark is not None:
             self.setPen(QPen(self.mark, 3.0))
         else:
             self.setPen(QPen(self.look.color, 1.6))
+
+    def _colour_text(self) -> None:
+        if self.label is not None:
+            self.label.setBrush(QBrush(self.colors.text))
+        if self.caption is not None:
+            self.caption.setBrush(QBrush(self.colors.muted_text))
 
     def _fill(self) -> None:
         if not self.ghost:
@@ -147,21 +172,24 @@ class NodeItem(QGraphicsPathItem):
 
     def set_detail(self, detail: bool) -> None:
         """Show the text (close up), or hide it and fill the shape with its colour (far away)."""
+        if detail == self.detail:
+            return
         self.detail = detail
         self._fill()
-        self.label.setVisible(detail)
-        if self.caption is not None:
-            self.caption.setVisible(detail)
-        if self.chip is not None:
-            self.chip.setVisible(detail)
+        for part in (self.label, self.caption, self.chip):
+            if part is not None:
+                part.setVisible(detail and (part is not self.chip or self.hidden_count > 0))
 
     def set_hidden_count(self, count: int, detail: bool) -> None:
         """Show "+N hidden" below the node when the view leaves neighbours out."""
+        self.hidden_count = max(count, 0)
         if count <= 0:
             if self.chip is not None:
                 self.chip.setVisible(False)
                 self.chip.count = 0
             return
+        if self.label is None:
+            return  # the chip comes with the text
         if self.chip is None:
             self.chip = HiddenChip(self)
         self.chip.show_count(count, self.colors)
@@ -236,7 +264,8 @@ class EdgeItem(QGraphicsPathItem):
         super().__init__()
         self.key, self.source, self.target = key, source, target
         self.suspect: str | None = None
-        self.arrow = QGraphicsPolygonItem(self)
+        self.arrow: QGraphicsPolygonItem | None = None  # made when first shown in detail
+        self._colour = QColor()
         self._hover_shape: QPainterPath | None = None
         self.setZValue(EDGE_Z)
         source.edges.append(self)
@@ -251,16 +280,29 @@ class EdgeItem(QGraphicsPathItem):
     def set_suspect(self, reason: str | None) -> None:
         """Draw the edge dashed in the warning colour with ``reason`` as its tooltip, or plain."""
         self.suspect = reason
-        look = edge_look(self.edge_type)
-        colour = REMOVED if reason else look.color
-        pen = QPen(colour, 2.2 if reason else 1.5, Qt.PenStyle.DashLine if reason else look.dash)
+        pen, self._colour = _edge_pen(self.edge_type, bool(reason))
         self.setPen(pen)
-        self.arrow.setPen(QPen(colour, 1))
-        self.arrow.setBrush(QBrush(colour))
         source, edge_type, target = self.key
         tooltip = f"{edge_type}\n{source} -> {target}"
         self.setToolTip(f"{tooltip}\nsuspect: {reason}" if reason else tooltip)
-        self.arrow.setToolTip(self.toolTip())
+        if self.arrow is not None:
+            self._colour_arrow(self.arrow)
+
+    def make_detail(self) -> None:
+        """Make the arrowhead if it is not made yet."""
+        if self.arrow is None:
+            self.arrow = QGraphicsPolygonItem(self)
+            self._colour_arrow(self.arrow)
+            self._point_arrow(self.arrow)
+
+    def _colour_arrow(self, arrow: QGraphicsPolygonItem) -> None:
+        arrow.setPen(QPen(self._colour, 1))
+        arrow.setBrush(QBrush(self._colour))
+        arrow.setToolTip(self.toolTip())
+
+    def _point_arrow(self, arrow: QGraphicsPolygonItem) -> None:
+        path = self.path()
+        arrow.setPolygon(arrowhead(path.currentPosition(), path.angleAtPercent(1.0), 9.0))
 
     def detach(self) -> None:
         """Forget the nodes, before the edge leaves the scene."""
@@ -270,11 +312,12 @@ class EdgeItem(QGraphicsPathItem):
 
     def refresh(self) -> None:
         """Recompute the curve and its arrowhead after a node moved."""
-        start, first, second, end = route(self.source.scene_rect(), self.target.scene_rect())
+        start, first, second, end = route(self.source.box, self.target.box)
         path = QPainterPath(start)
         path.cubicTo(first, second, end)
         self.setPath(path)
-        self.arrow.setPolygon(arrowhead(end, path.angleAtPercent(1.0), 9.0))
+        if self.arrow is not None:
+            self._point_arrow(self.arrow)
         self._hover_shape = None
 
     def shape(self) -> QPainterPath:
@@ -285,30 +328,33 @@ class EdgeItem(QGraphicsPathItem):
         return self._hover_shape
 
 
-def route(source: QRectF, target: QRectF) -> tuple[QPointF, QPointF, QPointF, QPointF]:
+@cache
+def _edge_pen(edge_type: str, suspect: bool) -> tuple[QPen, QColor]:
+    """The pen of a relationship's edges, plain or suspect, and its colour (made once a type:
+    thousands of edges share them)."""
+    look = edge_look(edge_type)
+    colour = REMOVED if suspect else look.color
+    pen = QPen(colour, 2.2 if suspect else 1.5, Qt.PenStyle.DashLine if suspect else look.dash)
+    return pen, colour
+
+
+def route(source: Box, target: Box) -> tuple[QPointF, QPointF, QPointF, QPointF]:
     """Start, two control points and end of the curve between two boxes.
 
     Left to right between columns, right to left going back; within a column the curve bows
     out to the right, so it never runs behind the nodes stacked between its ends."""
-    if target.left() >= source.right() + 8:
-        start, end = _middle_right(source), _middle_left(target)
+    source_middle, target_middle = (source[1] + source[3]) / 2, (target[1] + target[3]) / 2
+    if target[0] >= source[2] + 8:
+        start, end = QPointF(source[2], source_middle), QPointF(target[0], target_middle)
         pull = QPointF(max(30.0, (end.x() - start.x()) / 2), 0)
         return start, start + pull, end - pull, end
-    if target.right() <= source.left() - 8:
-        start, end = _middle_left(source), _middle_right(target)
+    if target[2] <= source[0] - 8:
+        start, end = QPointF(source[0], source_middle), QPointF(target[2], target_middle)
         pull = QPointF(max(30.0, (start.x() - end.x()) / 2), 0)
         return start, start - pull, end + pull, end
-    start, end = _middle_right(source), _middle_right(target)
+    start, end = QPointF(source[2], source_middle), QPointF(target[2], target_middle)
     bow = QPointF(40.0 + abs(end.y() - start.y()) * 0.25, 0)
     return start, start + bow, end + bow, end
-
-
-def _middle_left(rect: QRectF) -> QPointF:
-    return QPointF(rect.left(), rect.center().y())
-
-
-def _middle_right(rect: QRectF) -> QPointF:
-    return QPointF(rect.right(), rect.center().y())
 
 
 def elided(text: str, font: QFont, width: float) -> str:
@@ -323,9 +369,10 @@ def _metrics(font_key: str) -> QFontMetricsF:
     return QFontMetricsF(font)
 
 
-def _text(parent: QGraphicsItem, font: QFont) -> QGraphicsSimpleTextItem:
+def _text(parent: QGraphicsItem, font: QFont, visible: bool = True) -> QGraphicsSimpleTextItem:
     item = QGraphicsSimpleTextItem(parent)
     item.setFont(font)
+    item.setVisible(visible)
     return item
 
 

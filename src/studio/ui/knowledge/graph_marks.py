@@ -19,6 +19,10 @@ class GraphMarks:
     def __init__(self, scene: GraphScene) -> None:
         self.scene = scene
         self.keep: set[str] | None = None
+        self._dimmed = False
+        """Whether any item may be dimmed."""
+        self._marked = False
+        """Whether any item may carry a compare colour."""
         self.added: set[str] = set()
         self.changed: set[str] = set()
         self.removed: dict[str, dict[str, Any]] = {}
@@ -72,6 +76,9 @@ class GraphMarks:
 
     def _apply_dimming(self) -> None:
         keep = self.keep
+        if keep is None and not self._dimmed:
+            return  # nothing was dimmed, and items come undimmed
+        self._dimmed = keep is not None
         for node_id, node in self.scene.nodes.items():
             node.setOpacity(1.0 if keep is None or node_id in keep else DIMMED_NODE)
         for (source, _type, target), edge in self.scene.edges.items():
@@ -79,6 +86,9 @@ class GraphMarks:
             edge.setOpacity(1.0 if inside else DIMMED_EDGE)
 
     def _apply_changes(self) -> None:
+        if not (self.added or self.changed or self.removed or self.scene.ghosts or self._marked):
+            return  # no compare marks, and none left on any item
+        self._marked = bool(self.added or self.changed)
         for node_id, node in self.scene.nodes.items():
             node.set_mark(
                 ADDED if node_id in self.added else CHANGED if node_id in self.changed else None
@@ -99,6 +109,8 @@ class GraphMarks:
         caption = node_caption(node_id, {"type": node_type, "data": data})
         ghost.show_data(label, caption, f"removed: {label}\n{caption}\n{node_id}")
         ghost.place_at(place)
+        if self.scene.detail:
+            ghost.make_detail()  # few: their text is made at once, wherever they are
         return ghost
 
     def _apply_gaps(self) -> None:
@@ -107,6 +119,8 @@ class GraphMarks:
                 self.scene.nodes[node_id].set_gap(message)
 
     def _apply_suspects(self) -> None:
+        edges = self.scene.edges
         for key, reason in self.suspects.items():
-            if key in self.scene.edges:
-                self.scene.edges[key].set_suspect(reason)
+            edge = edges.get(key)
+            if edge is not None and edge.suspect != reason:
+                edge.set_suspect(reason)

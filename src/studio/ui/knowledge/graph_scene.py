@@ -3,10 +3,10 @@ items of the nodes still present where they are, adds the new ones and removes t
 so the picture never flickers or jumps when a filter or the date changes."""
 
 import math
-from collections.abc import Iterable, Mapping
+from collections.abc import Iterable, Iterator, Mapping
 from typing import Any
 
-from PySide6.QtCore import QObject, QPointF, QRectF
+from PySide6.QtCore import QObject, QPointF, QRectF, Qt
 from PySide6.QtGui import QBrush
 from PySide6.QtWidgets import QGraphicsScene
 
@@ -39,28 +39,45 @@ class GraphScene(QGraphicsScene):
         """The box around every node, as of the last show."""
         self.detail = True
         """Whether text and arrowheads are drawn (False when zoomed out)."""
+        self.detail_area = QRectF()
+        """The part of the scene the view shows: nodes and edges in it get their text and
+        arrowheads made (in detail), the others only when the view comes to them."""
         # BSP: the picture is static between shows, and lookups (paint, hover) are frequent.
         self.setItemIndexMethod(QGraphicsScene.ItemIndexMethod.BspTreeIndex)
         self.setBackgroundBrush(QBrush(self.colors.background))
 
     def show(self, projection: Projection, positions: Mapping[str, Position]) -> None:
         """Draw ``projection`` with nodes in the slots at ``positions``, reusing what it can."""
+        for _step in self.show_in_steps(projection, positions):
+            pass
+
+    def show_in_steps(
+        self, projection: Projection, positions: Mapping[str, Position]
+    ) -> Iterator[None]:
+        """``show``, a node or an edge at a time: a pause after each, so that a big graph can be
+        drawn over several turns of the event loop. Stopped half way, the scene holds part of
+        the new graph; the next show carries on from there."""
         graph = projection.graph
         gone = [node_id for node_id in self.nodes if node_id not in graph]
         fresh = [node_id for node_id in graph.nodes if node_id not in self.nodes]
         bulk = len(fresh) + len(gone) > BULK
         if bulk:
             self.setItemIndexMethod(QGraphicsScene.ItemIndexMethod.NoIndex)
-        self._remove_nodes(gone)
+        for node_id in gone:
+            self._remove_nodes([node_id])
+            yield
         spare = self._spare_places(fresh, positions)
+        moved = bool(gone or fresh)
         for node_id, attrs in graph.nodes(data=True):
             place = positions.get(node_id) or spare.get(node_id)
-            self._show_node(node_id, attrs, place)
-        self._sync_edges(projection)
-        if bulk:
+            moved = self._show_node(node_id, attrs, place) or moved
+            yield
+        yield from self._sync_edges(projection)
+        if self.itemIndexMethod() != QGraphicsScene.ItemIndexMethod.BspTreeIndex:
             self.setItemIndexMethod(QGraphicsScene.ItemIndexMethod.BspTreeIndex)
-        self.bounds = self.nodes_rect()
-        self.setSceneRect(self.bounds.adjusted(-MARGIN, -MARGIN, MARGIN, MARGIN))
+        if moved or self.bounds.isNull():
+            self.bounds = self.nodes_rect()
+            self.setSceneRect(self.bounds.adjusted(-MARGIN, -MARGIN, MARGIN, MARGIN))
 
     def drawn_rect(self) -> QRectF:
         """The box around every node and ghost."""
@@ -75,13 +92,11 @@ class GraphScene(QGraphicsScene):
 
     def nodes_rect(self) -> QRectF:
         """The box around every node."""
-        rects = [item.scene_rect() for item in self.nodes.values()]
-        if not rects:
+        boxes = [item.box for item in self.nodes.values()]
+        if not boxes:
             return QRectF()
-        left = min(r.left() for r in rects)
-        top = min(r.top() for r in rects)
-        right = max(r.right() for r in rects)
-        bottom = max(r.bottom() for r in rects)
+        left, top = min(b[0] for b in boxes), min(b[1] for b in boxes)
+        right, bottom = max(b[2] for b in boxes), max(b[3] for b in boxes)
         return QRectF(left, top, right - left, bottom - top)
 
     def set_detail(self, detail: bool) -> None:
@@ -92,7 +107,27 @@ class GraphScene(QGraphicsScene):
         for node in [*self.nodes.values(), *self.ghosts.values()]:
             node.set_detail(detail)
         for edge in self.edges.values():
-            edge.arrow.setVisible(detail)
+            if edge.arrow is not None:
+                edge.arrow.setVisible(detail)
+
+    def reveal(self, area: QRectF) -> None:
+        """Note the part of the scene the view shows, and (in detail) make the text and
+        arrowheads of the nodes and edges in it."""
+        self.detail_area = QRectF(area)
+        if not self.detail or area.isEmpty():
+            return
+        for item in self.items(area, Qt.ItemSelectionMode.IntersectsItemBoundingRect):
+            if isinstance(item, NodeItem | EdgeItem):
+                item.make_detail()
+
+    def render(self, *args: Any, **kwargs: Any) -> None:
+        """Paint the scene (an export): every node and edge in detail, as the view would."""
+        if self.detail:
+            for node in [*self.nodes.values(), *self.ghosts.values()]:
+                node.make_detail()
+            for edge in self.edges.values():
+                edge.make_detail()
+        super().render(*args, **kwargs)
 
     def apply_colors(self) -> None:
         """Repaint every item in the current palette's colours (after a theme change)."""
@@ -110,24 +145,36 @@ class GraphScene(QGraphicsScene):
         self.addItem(item)
         return item
 
+    def detail_if_shown(self, item: NodeItem | EdgeItem, box: QRectF) -> None:
+        """Make an item's text or arrowhead now when it lies, in detail, where the view looks."""
+        if self.detail and box.intersects(self.detail_area):
+            item.make_detail()
+
     # Nodes --------------------------------------------------------------------------------
 
-    def _show_node(self, node_id: str, attrs: dict[str, Any], place: Position | None) -> None:
-        look = look_for(attrs["type"], (attrs.get("data") or {}).get("kind"))
+    def _show_node(self, node_id: str, attrs: dict[str, Any], place: Position | None) -> bool:
+        """Draw one node as asked; whether its item was made again or may have moved."""
         item = self.nodes.get(node_id)
+        hidden = len(attrs.get("hidden") or ())
+        source = (attrs["type"], attrs["label"], attrs.get("data"), hidden, place)
+        if item is not None and item.source == source:
+            return False  # drawn as it is asked for
+        look = look_for(attrs["type"], (attrs.get("data") or {}).get("kind"))
         if item is not None and item.look != look:
             self._remove_nodes([node_id])
             item = None
         if item is None:
             item = self.nodes[node_id] = self.make_node(node_id, look)
-        shown = (attrs["label"], node_caption(node_id, attrs), len(attrs.get("hidden") or ()))
-        if item.shown != shown:
-            item.shown = shown
-            label, caption, hidden = shown
+        item.source = source
+        label, caption = attrs["label"], node_caption(node_id, attrs)
+        if item.words != (label, caption) or item.hidden_count != hidden:
             item.show_data(label, caption, _tooltip(node_id, label, caption, hidden))
             item.set_hidden_count(hidden, self.detail)
         if place is not None:
             item.place_at(place)
+        if self.detail and item.label is None:
+            self.detail_if_shown(item, item.scene_rect())
+        return True
 
     def _remove_nodes(self, node_ids: Iterable[str]) -> None:
         for node_id in node_ids:
@@ -155,21 +202,24 @@ class GraphScene(QGraphicsScene):
 
     # Edges --------------------------------------------------------------------------------
 
-    def _sync_edges(self, projection: Projection) -> None:
+    def _sync_edges(self, projection: Projection) -> Iterator[None]:
         wanted = {(u, t, v) for u, v, t in projection.graph.edges(keys=True)}
         for key in [key for key in self.edges if key not in wanted]:
             self._remove_edge(self.edges[key])
+            yield
         for key in wanted:
             if key not in self.edges:
                 self._add_edge(key)
+                yield
 
     def _add_edge(self, key: EdgeKey) -> None:
         source, _type, target = key
         edge = EdgeItem(key, self.nodes[source], self.nodes[target])
-        edge.arrow.setVisible(self.detail)
         edge.refresh()
         self.addItem(edge)
         self.edges[key] = edge
+        if self.detail:
+            self.detail_if_shown(edge, edge.path().controlPointRect())
 
     def _remove_edge(self, edge: EdgeItem) -> None:
         edge.detach()

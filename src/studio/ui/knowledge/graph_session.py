@@ -3,7 +3,10 @@ person's choices, and the view those choices give, with positions for every node
 
 Reading the history is store work (on the store thread); cutting the view and laying it out is
 CPU work on a worker thread of its own, so neither holds the window up. A new choice made while
-a view is being worked out wins: the older answer is dropped when it arrives.
+a view is being worked out wins: the older answer is dropped when it arrives. The views of the
+last few queries are kept, so going back to one shows it at once; the garbage collector is held
+off while the worker works (the history is a great many objects that a collection would walk
+again and again).
 
     session = GraphSession(workspace, parent=self)
     session.viewChanged.connect(canvas_part.show)
@@ -20,11 +23,14 @@ from PySide6.QtCore import QObject, Signal
 
 from studio.knowledge.graph_layout import StableLayout, neighbourhood_layout
 from studio.knowledge.graph_view import GraphView, ViewQuery, view_of
-from studio.knowledge.knowledge_history import KnowledgeHistory, read_history
+from studio.knowledge.knowledge_history import KnowledgeHistory, collection_paused, read_history
 from studio.ui.store_calls import StoreCalls
 from studio.workspace import Workspace
 
 log = logging.getLogger("studio.ui.knowledge")
+KEPT = 3
+"""Views kept of the latest queries: stepping back and forth along the timeline, or turning a
+layer off and on again, finds the view it goes back to."""
 Positions = dict[str, tuple[float, float]]
 
 
@@ -53,6 +59,8 @@ class GraphSession(QObject):
         self._worker = ThreadPoolExecutor(1, thread_name_prefix="studio-graph")
         self._layout = StableLayout()
         self._asked = 0
+        self._kept: dict[ViewQuery, Future[DrawnView]] = {}
+        """The views of the latest queries (worked out or being worked out), oldest first."""
         self.destroyed.connect(lambda: self._worker.shutdown(wait=False, cancel_futures=True))
 
     def reload(self) -> Future[KnowledgeHistory]:
@@ -68,6 +76,7 @@ class GraphSession(QObject):
         """Replace every choice at once."""
         if query.subject != self.query.subject:
             self._layout = StableLayout()  # node ids change with the subject: lay out afresh
+            self._forget_views()
         self.query = query
         self._work_out()
 
@@ -78,14 +87,25 @@ class GraphSession(QObject):
         elif self.query.subject not in (None, *history.subjects):
             self.query = replace(self.query, subject=None)
         self._layout = StableLayout()
+        self._forget_views()
         self.historyChanged.emit(history)
         self._work_out()
 
     def _work_out(self) -> None:
         self._asked += 1
-        asked, history, query, layout = self._asked, self.history, self.query, self._layout
-        future = self._worker.submit(lambda: drawn_view(history, query, layout))
+        asked, query = self._asked, self.query
+        future = self._kept.pop(query, None)
+        if future is None or _went_wrong(future):
+            history, layout = self.history, self._layout
+            future = self._worker.submit(lambda: drawn_view(history, query, layout))
+        self._kept[query] = future  # the latest last: a step back to it finds it
+        while len(self._kept) > KEPT:
+            self._kept.pop(next(iter(self._kept)))
         self.store.deliver(future, lambda drawn: self._got_view(asked, drawn), self._failed)
+
+    def _forget_views(self) -> None:
+        """Drop the views kept (the history or the layout changed)."""
+        self._kept.clear()
 
     def _got_view(self, asked: int, drawn: DrawnView) -> None:
         if asked != self._asked:
@@ -101,18 +121,29 @@ class GraphSession(QObject):
 def drawn_view(history: KnowledgeHistory, query: ViewQuery, layout: StableLayout) -> DrawnView:
     """The view for a query and positions for it (and for the ghosts of a comparison).
 
-    The first view of a history primes the layout with every node any moment could show under
-    the query's layers, so moving through time never moves a node."""
-    if not layout.positions:
-        layout.prime(history.everything(query.options()))
+    The first view placed lays the layout out; every later one keeps the nodes placed before
+    where they were and puts new ones in free slots near their neighbours, so moving through
+    time or changing a filter never moves a node."""
+    with collection_paused():
+        return _drawn_view(history, query, layout)
+
+
+def _drawn_view(history: KnowledgeHistory, query: ViewQuery, layout: StableLayout) -> DrawnView:
     view = view_of(history, query)
     if query.focus is not None and not view.lost_focus:
         positions = neighbourhood_layout(view.projection, query.focus, query.depth)
     else:
         positions = layout.place(view.projection)
-    if view.changes is not None:
+    if view.changes is not None and view.compared is not None:
         remembered = layout.positions
+        if any(removed["id"] not in remembered for removed in view.changes.nodes_removed):
+            remembered = layout.positions | layout.place(view.compared)
         for removed in view.changes.nodes_removed:
             if removed["id"] in remembered:
                 positions[removed["id"]] = remembered[removed["id"]]
     return DrawnView(view, positions)
+
+
+def _went_wrong(future: "Future[DrawnView]") -> bool:
+    """Whether a view kept failed (it is worked out again when asked for again)."""
+    return future.done() and future.exception() is not None

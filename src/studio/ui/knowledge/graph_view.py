@@ -1,8 +1,16 @@
 """The graph view: pan (drag on empty space, middle button, arrow keys), wheel zoom around the
 cursor, fit (F), and clicks on nodes and on their "+N hidden" chips turned into intents."""
 
+import shiboken6
 from PySide6.QtCore import QPoint, QPointF, QRectF, Qt, Signal
-from PySide6.QtGui import QKeyEvent, QKeySequence, QMouseEvent, QPainter, QWheelEvent
+from PySide6.QtGui import (
+    QKeyEvent,
+    QKeySequence,
+    QMouseEvent,
+    QPainter,
+    QResizeEvent,
+    QWheelEvent,
+)
 from PySide6.QtWidgets import QGraphicsItem, QGraphicsView
 
 from studio.ui.knowledge.graph_items import DETAIL_THRESHOLD, HiddenChip, NodeItem
@@ -24,6 +32,11 @@ class GraphView(QGraphicsView):
     fitRequested = Signal()
     findRequested = Signal()  # Ctrl+F
     zoomed = Signal()
+    _fitting = False
+    """True while fit_rect passes through zoom levels on its way to the one it fits."""
+    holding = False
+    """True while a first graph is drawn before it is fitted: no text is made for the zoom
+    level the view has before the fit."""
 
     def __init__(self, scene: GraphScene) -> None:
         super().__init__(scene)
@@ -56,10 +69,14 @@ class GraphView(QGraphicsView):
         """Show ``bounds`` whole, never magnified beyond 100 %."""
         if bounds.isNull():
             return
-        self.fitInView(bounds.adjusted(-40, -40, 40, 40), Qt.AspectRatioMode.KeepAspectRatio)
-        if self.zoom_level() > 1.0:
-            self.resetTransform()
-            self.centerOn(bounds.center())
+        self._fitting = True  # no detail for the zoom levels fitting passes through
+        try:
+            self.fitInView(bounds.adjusted(-40, -40, 40, 40), Qt.AspectRatioMode.KeepAspectRatio)
+            if self.zoom_level() > 1.0:
+                self.resetTransform()
+                self.centerOn(bounds.center())
+        finally:
+            self._fitting = False
         self._zoom_changed()
 
     def visible_scene_rect(self) -> QRectF:
@@ -73,11 +90,28 @@ class GraphView(QGraphicsView):
         self.zoom_by(ZOOM_STEP ** (event.angleDelta().y() / 120))
 
     def _zoom_changed(self) -> None:
-        """Text and arrowheads only when they can be read; smooth edges only then too."""
+        self._reveal()
+        self.zoomed.emit()
+
+    def _reveal(self) -> None:
+        """Text and arrowheads only when they can be read, made for what is in view; smooth
+        edges only then too."""
+        if self._fitting or self.holding:
+            return
+        if not shiboken6.isValid(self.graph_scene) or self.scene() is not self.graph_scene:
+            return  # the scene is going away
         detail = self.zoom_level() >= DETAIL_THRESHOLD
         self.graph_scene.set_detail(detail)
         self.setRenderHint(QPainter.RenderHint.Antialiasing, detail)
-        self.zoomed.emit()
+        self.graph_scene.reveal(self.visible_scene_rect())
+
+    def scrollContentsBy(self, dx: int, dy: int) -> None:
+        super().scrollContentsBy(dx, dy)
+        self._reveal()
+
+    def resizeEvent(self, event: QResizeEvent) -> None:
+        super().resizeEvent(event)
+        self._reveal()
 
     # Mouse --------------------------------------------------------------------------------
 

@@ -204,6 +204,7 @@ class KnowledgeMode(Mode):
     def export(self) -> None:
         """Save the view as PNG or SVG, or the graph as GraphML or JSON."""
         drawn = self.session.current
+        self.canvas.finish_drawing()  # a large graph is drawn over several turns
         if drawn is None:
             self.status.show("Nothing to export yet")
             return
