@@ -6,7 +6,7 @@ from collections.abc import Iterator
 
 import pytest
 
-from studio.knowledge.knowledge_history import collection_paused
+from studio.knowledge.collection_pause import collection_paused
 
 
 @pytest.fixture(autouse=True)

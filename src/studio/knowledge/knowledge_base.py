@@ -11,6 +11,7 @@ from datetime import datetime
 from pathlib import Path
 from typing import Any
 
+from studio.knowledge.collection_pause import collection_paused
 from studio.knowledge.derivation import derive
 from studio.knowledge.front_matter import split_artifact
 from studio.knowledge.ingest_order import date_order
@@ -127,7 +128,18 @@ class KnowledgeBase:
         after the one it replaces; they are stored a batch at a time. A rejected file stops
         the ingest with its problems; the files before it stay landed. ``cancelled`` is asked
         after each file: once it answers True the files before stay landed, the rest are not,
-        and the refs returned are those landed."""
+        and the refs returned are those landed. The garbage collector is held off meanwhile
+        (a large folder would set off collections that walk everything the program holds)."""
+        with collection_paused():
+            return self._ingest(folder, progress, batch_size, cancelled)
+
+    def _ingest(
+        self,
+        folder: Path,
+        progress: Callable[[int, int, Path], None] | None,
+        batch_size: int,
+        cancelled: Callable[[], bool] | None,
+    ) -> list[str]:
         files = sorted(
             (path for path in folder.rglob("*.md") if path.name.lower() != "readme.md"),
             key=date_order,

@@ -9,11 +9,9 @@ from its ``created_at`` and stops being the head once a version that supersedes 
 created. A damaged version is left out and named in ``damaged``, as the store's reads do.
 """
 
-import gc
 import threading
 from collections import OrderedDict, defaultdict
-from collections.abc import Callable, Hashable, Iterable, Iterator
-from contextlib import contextmanager
+from collections.abc import Callable, Hashable, Iterable
 from dataclasses import dataclass, field
 from datetime import datetime
 from functools import cached_property
@@ -21,9 +19,17 @@ from typing import Generic, TypeVar
 
 import networkx as nx
 
+from studio.knowledge.collection_pause import collection_paused, keep_out_of_collections
 from studio.knowledge.insight import Gap, Suspect, coverage_gaps, suspect_links
 from studio.knowledge.knowledge_base import KnowledgeBase
-from studio.knowledge.projection import GraphDiff, Projection, ViewOptions, diff, project
+from studio.knowledge.projection import (
+    GraphDiff,
+    Projection,
+    ViewOptions,
+    current_by_kind,
+    diff,
+    project,
+)
 from studio.model.knowledge import (
     ARTIFACT,
     RUN,
@@ -46,7 +52,7 @@ class Moment:
     at: datetime
     versions: tuple[ArtifactVersion, ...]
 
-    @property
+    @cached_property
     def label(self) -> str:
         """The titles created at this moment, for a tooltip."""
         return "\n".join(f"{v.front.title} ({v.front.kind})" for v in self.versions)
@@ -182,7 +188,14 @@ class KnowledgeHistory:
         """Work out what a view asks for first (moments, subjects, kinds, item types, heads)
         now, on the thread that read the history, rather than when the window first shows it."""
         _ = (self.moments, self.subjects, self.kinds, self.item_types, self._by_ref)
+        _ = [moment.label for moment in self.moments]
+        _ = self.current_kinds
         self.heads()
+
+    @cached_property
+    def current_kinds(self) -> dict[tuple[str, str], str]:
+        """The artifact a "[[kind]]" citation means now, per (subject, kind)."""
+        return current_by_kind(self.heads())
 
     def version(self, ref: str) -> ArtifactVersion | None:
         """One version by ref."""
@@ -224,7 +237,9 @@ class KnowledgeHistory:
 def read_history(knowledge: KnowledgeBase) -> KnowledgeHistory:
     """Read every version, its text's check and its rows: the whole history, once."""
     with collection_paused():
-        return _read_history(knowledge)
+        history = _read_history(knowledge)
+        keep_out_of_collections()  # before collection resumes, or its first pass walks it all
+    return history
 
 
 def _read_history(knowledge: KnowledgeBase) -> KnowledgeHistory:
@@ -251,36 +266,6 @@ def _by_version(rows: Iterable[Row]) -> dict[str, tuple[Row, ...]]:
     for row in rows:
         grouped[row.version_ref].append(row)
     return {ref: tuple(found) for ref, found in grouped.items()}
-
-
-class _CollectionPause:
-    """How many threads are in ``collection_paused``, and whether collection was on before."""
-
-    lock = threading.Lock()
-    depth = 0
-    was_enabled = False
-
-
-@contextmanager
-def collection_paused() -> Iterator[None]:
-    """Hold the garbage collector off while a burst of long-lived objects is built.
-
-    A history of thousands of versions holds well over 100,000 tracked objects, and building it
-    (or a view of it) sets off full collections that walk every one of them again and again,
-    about doubling the time. Nested and concurrent pauses are counted: collection comes back
-    on when the last one ends, and only if it was on when the first began."""
-    with _CollectionPause.lock:
-        if _CollectionPause.depth == 0:
-            _CollectionPause.was_enabled = gc.isenabled()
-            gc.disable()
-        _CollectionPause.depth += 1
-    try:
-        yield
-    finally:
-        with _CollectionPause.lock:
-            _CollectionPause.depth -= 1
-            if _CollectionPause.depth == 0 and _CollectionPause.was_enabled:
-                gc.enable()
 
 
 class _Kept(Generic[Kept]):

@@ -23,7 +23,7 @@ execution that produced an artifact, keyed "run:<execution>"."""
 HAS_SECTION, HAS_ITEM, DERIVED_FROM, CITES = "HAS_SECTION", "HAS_ITEM", "DERIVED_FROM", "CITES"
 
 
-@dataclass(frozen=True)
+@dataclass(frozen=True, slots=True)
 class Link:
     """An explicit, typed link from one artifact to another (by logical id, same subject)."""
 
@@ -31,7 +31,7 @@ class Link:
     target: str
 
 
-@dataclass(frozen=True)
+@dataclass(frozen=True, slots=True)
 class FrontMatter:
     """What an artifact says about itself."""
 
@@ -45,7 +45,7 @@ class FrontMatter:
     links: tuple[Link, ...] = ()
 
 
-@dataclass(frozen=True)
+@dataclass(frozen=True, slots=True)
 class ArtifactVersion:
     """One landed, immutable version of an artifact."""
 
@@ -64,7 +64,7 @@ class ArtifactVersion:
         return self.front.id
 
 
-@dataclass(frozen=True)
+@dataclass(frozen=True, slots=True)
 class GraphNode:
     """A node derived from one artifact version."""
 
@@ -77,7 +77,7 @@ class GraphNode:
     """Type-specific fields: an item's fields, a section's anchor, level and lines, …"""
 
 
-@dataclass(frozen=True)
+@dataclass(frozen=True, slots=True)
 class GraphEdge:
     """An edge derived from one artifact version (its provenance)."""
 

@@ -19,8 +19,12 @@ from studio.ui.canvas.view import WorkflowView
 
 SIZE = (180, 120)
 MARGIN = 60.0
-NodeBox = tuple[QRectF, QColor | None]
-"""A node's box in scene coordinates and its colour (None: the theme's node colour)."""
+NodeBox = tuple[float, float, float, float, QColor | None]
+"""A node's box in scene coordinates (left, top, right, bottom) and its colour (None: the
+theme's node colour)."""
+PIXEL_CELLS = 1500
+"""Above this many nodes each is drawn as the minimap pixel it falls on: its box would be
+smaller than a pixel anyway, and a box each would cost more than the overview is worth."""
 
 
 class SceneMinimap(QWidget):
@@ -83,19 +87,38 @@ class SceneMinimap(QWidget):
         return scene is not None and shiboken6.isValid(scene)
 
     def _draw_boxes(self) -> None:
-        """Draw every node's box once, grouped by colour, into the picture the frame goes on."""
+        """Draw every node's box once, grouped by colour, into the picture the frame goes on
+        (a dot per node when there are many)."""
         boxes = list(self.node_boxes())
-        self._bounds = _bounds_of(box for box, _colour in boxes)
+        self._bounds = _bounds_of(boxes)
         colors = self.minimap_colors()
         picture = QPixmap(*SIZE)
         picture.fill(colors.background)
         painter = QPainter(picture)
         scale, offset = self._transform()
+        shift_x, shift_y = offset.x(), offset.y()
         by_colour: dict[str, list[QRectF]] = defaultdict(list)
-        for box, colour in boxes:
-            shown = QRectF(box.topLeft() * scale + offset, box.size() * scale)
-            by_colour[(colour or colors.node_fill).name()].append(shown)
-        painter.setPen(QPen(colors.node_border, 0))
+        if len(boxes) > PIXEL_CELLS:
+            cells: dict[tuple[int, int], str] = {}
+            for left, top, right, bottom, colour in boxes:
+                cell = (
+                    int((left + right) / 2 * scale + shift_x),
+                    int((top + bottom) / 2 * scale + shift_y),
+                )
+                cells[cell] = (colour or colors.node_fill).name()
+            for (x, y), name in cells.items():
+                by_colour[name].append(QRectF(x, y, 1.5, 1.5))
+            painter.setPen(Qt.PenStyle.NoPen)
+        else:
+            for left, top, right, bottom, colour in boxes:
+                shown = QRectF(
+                    left * scale + shift_x,
+                    top * scale + shift_y,
+                    (right - left) * scale,
+                    (bottom - top) * scale,
+                )
+                by_colour[(colour or colors.node_fill).name()].append(shown)
+            painter.setPen(QPen(colors.node_border, 0))
         for name, rects in by_colour.items():
             painter.setBrush(QBrush(QColor(name)))
             painter.drawRects(rects)
@@ -160,19 +183,17 @@ class Minimap(SceneMinimap):
 
     def node_boxes(self) -> Iterable[NodeBox]:
         for item in self.workflow_view.workflow_scene.node_items.values():
-            yield QRectF(item.pos().x(), item.pos().y(), NODE_WIDTH, NODE_HEIGHT), None
+            x, y = item.pos().x(), item.pos().y()
+            yield x, y, x + NODE_WIDTH, y + NODE_HEIGHT, None
 
     def minimap_colors(self) -> CanvasColors:
         return self.workflow_view.workflow_scene.colors
 
 
-def _bounds_of(rects: Iterable[QRectF]) -> QRectF:
-    """The box around ``rects`` with a margin; a null box when there are none."""
-    left = top = float("inf")
-    right = bottom = float("-inf")
-    for rect in rects:
-        left, top = min(left, rect.left()), min(top, rect.top())
-        right, bottom = max(right, rect.right()), max(bottom, rect.bottom())
-    if left == float("inf"):
+def _bounds_of(boxes: list[NodeBox]) -> QRectF:
+    """The box around the node boxes with a margin; a null box when there are none."""
+    if not boxes:
         return QRectF()
+    left, top = min(b[0] for b in boxes), min(b[1] for b in boxes)
+    right, bottom = max(b[2] for b in boxes), max(b[3] for b in boxes)
     return QRectF(left, top, right - left, bottom - top).adjusted(-MARGIN, -MARGIN, MARGIN, MARGIN)

@@ -8,7 +8,7 @@ from PySide6.QtCore import QObject
 
 from studio.knowledge.artifact_html import node_link
 from studio.knowledge.knowledge_history import KnowledgeHistory
-from studio.knowledge.projection import KIND_PREFIX, current_by_kind
+from studio.knowledge.projection import KIND_PREFIX
 from studio.model.knowledge import ArtifactVersion
 from studio.ui.knowledge.artifact_pane import ArtifactPane
 from studio.ui.store_calls import StoreCalls
@@ -30,7 +30,7 @@ class ArtifactReads(QObject):
     def set_history(self, history: KnowledgeHistory, one_subject: bool) -> None:
         """The history versions are looked up in; how links name nodes."""
         self.history = history
-        kinds = current_by_kind(history.heads())
+        kinds = history.current_kinds  # worked out with the history, off the UI thread
 
         def node_href(subject: str, key: str) -> str | None:
             if key.startswith(KIND_PREFIX):  # a [[kind]] citation: that kind's current artifact

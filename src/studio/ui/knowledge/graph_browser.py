@@ -43,6 +43,7 @@ class GraphBrowser(QObject):
         self.artifacts, self.status = artifacts, status
         self.lineage: tuple[str, Direction] | None = None
         self._go_to_when_drawn: str | None = None
+        self._insights_shown: object = None
         self._wire()
 
     def _wire(self) -> None:
@@ -138,11 +139,7 @@ class GraphBrowser(QObject):
         view = drawn.view
         self.canvas.show_graph(view.projection, drawn.positions)
         self._mark_changes(view, drawn)
-        self.canvas.set_gaps({node: gap.message for node, gap in view.gaps.items()})
-        self.canvas.set_suspect_edges({edge: s.message for edge, s in view.suspects.items()})
-        query = view.query
-        self.insights.set_node_id(lambda subject, key: node_id(query, subject, key))
-        self.insights.show_insights(list(view.gaps.values()), list(view.suspects.values()))
+        self._show_insights(view)
         self._mark_lineage()
         if view.lost_focus:
             self.status.show(f"{view.query.focus} is not in the graph at this moment")
@@ -152,6 +149,19 @@ class GraphBrowser(QObject):
                 self.go_to(pending)
             else:
                 self.status.show(f"{pending} is not in the graph at this moment")
+
+    def _show_insights(self, view: GraphView) -> None:
+        """Gaps and suspect links on the canvas and in the Insights dock, when they changed
+        (a timeline step seldom changes them, and a thousand of them take a while to list)."""
+        shown = (view.query.subject, view.gaps, view.suspects)
+        if shown == self._insights_shown:
+            return
+        self._insights_shown = shown
+        self.canvas.set_gaps({node: gap.message for node, gap in view.gaps.items()})
+        self.canvas.set_suspect_edges({edge: s.message for edge, s in view.suspects.items()})
+        query = view.query
+        self.insights.set_node_id(lambda subject, key: node_id(query, subject, key))
+        self.insights.show_insights(list(view.gaps.values()), list(view.suspects.values()))
 
     def _mark_changes(self, view: GraphView, drawn: DrawnView) -> None:
         changes = view.changes

@@ -274,7 +274,7 @@ class GraphMinimap(SceneMinimap):
 
     def node_boxes(self) -> Iterable[NodeBox]:
         for item in self.graph_view.graph_scene.nodes.values():
-            yield item.scene_rect(), item.look.color
+            yield *item.box, item.look.color
 
     def minimap_colors(self) -> CanvasColors:
         return self.graph_view.graph_scene.colors

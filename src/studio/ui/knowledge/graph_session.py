@@ -21,9 +21,10 @@ from typing import Any
 
 from PySide6.QtCore import QObject, Signal
 
+from studio.knowledge.collection_pause import collection_paused
 from studio.knowledge.graph_layout import StableLayout, neighbourhood_layout
 from studio.knowledge.graph_view import GraphView, ViewQuery, view_of
-from studio.knowledge.knowledge_history import KnowledgeHistory, collection_paused, read_history
+from studio.knowledge.knowledge_history import KnowledgeHistory, read_history
 from studio.ui.store_calls import StoreCalls
 from studio.workspace import Workspace
 
