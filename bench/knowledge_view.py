@@ -23,14 +23,14 @@ Prints; asserts nothing.
 
 Figures on a 2-core machine, idle otherwise (several runs; the spread is wide):
 
-| artifacts | open | frame, default / one subject | step, median (longest) | block landing / redrawing |
+| artifacts | open | frame: all / one subject | step: median (longest) | block: landing / redraw |
 |---|---|---|---|---|
 | 500 | 225 ms | 1.3 / 3.7 ms | 18 (31) ms | 19 / 24 ms |
 | 2,000 | 633 ms | 7.4 / 3.9 ms | 51 (67) ms | 36 / 36 ms |
 | 5,000 | 1,150–1,510 ms | 14–22 / 3–7 ms | 90–175 (150–230) ms | 40–85 / 85–130 ms |
 
 At 5,000 the open was 3.8 s, a step 0.8 s and the redraw block 0.8 s before the view held the
-garbage collector off while building (and took the history out of its reach), made text only
+garbage collector off while building (and froze the history out of its reach), made text only
 for nodes seen up close, re-projected only the subjects a step changes, drew large graphs over
 several turns, and drew the minimap as dots.
 

@@ -45,7 +45,10 @@ def collection_paused() -> Iterator[None]:
 
 def keep_out_of_collections() -> None:
     """What is alive now will live long (a history just read): take it out of the collector's
-    reach, so later collections walk only what is made after it. Frozen objects are still
-    freed by reference counting when they are dropped (a later history replaces this one); only
-    a reference cycle caught in the freeze would never be, and this data makes none."""
+    reach, so later collections walk only what is made after it; without this a step of the
+    timeline now and then waits on a full collection of the whole history (hundreds of
+    milliseconds at thousands of artifacts). Frozen objects are still freed by reference
+    counting when they are dropped (a later history replaces this one). What a freeze costs:
+    any reference cycle that happens to be garbage at that moment is kept until the program
+    ends, which is why this is done once per history read rather than as a habit."""
     gc.freeze()
