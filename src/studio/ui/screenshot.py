@@ -89,7 +89,7 @@ def render_screenshot(
         if tab is not None:
             tab.editor.view.fit_all()
             if run is not None:
-                _show_run_detail(window, run)
+                _show_run_detail(app, window, run)
             if view == "canvas":
                 target = tab.editor.view
         app.processEvents()
@@ -174,7 +174,10 @@ def _until(app, done, seconds: float = 60) -> bool:
     return bool(done())
 
 
-def _show_run_detail(window, execution_id: str) -> None:
-    """The Runs panel in front with the run selected, as a person would look at it."""
+def _show_run_detail(app, window, execution_id: str) -> None:
+    """The Runs panel in front with the run selected and its detail read, as a person would
+    look at it."""
+    history = window.workflows.run_docks.history
     window.workflows.run_docks.show_history()
-    window.workflows.run_docks.history.select_execution(execution_id)
+    _until(app, lambda: history.select_execution(execution_id))
+    _until(app, lambda: history.detail.execution_id == execution_id)
