@@ -1,13 +1,15 @@
 """The knowledge graph canvas, used as a person would: the fixture corpus drawn, clicked,
 double-clicked, expanded, filtered, zoomed out and searched."""
 
+import gc
+import weakref
 from pathlib import Path
 
 import pytest
 from PySide6.QtCore import QPoint, Qt
-from PySide6.QtWidgets import QGraphicsView
+from PySide6.QtWidgets import QApplication, QGraphicsView
 
-from studio.knowledge.projection import Projection, ViewOptions
+from studio.knowledge.projection import Projection, ViewOptions, neighbourhood
 from studio.ui.knowledge.graph_canvas import KnowledgeCanvas
 from studio.ui.knowledge.graph_items import NodeItem
 from studio.workspace import Workspace
@@ -162,3 +164,29 @@ def test_fit_and_keys_move_the_view(qtbot, canvas) -> None:
     qtbot.keyClick(canvas.view, Qt.Key.Key_Right)
     assert canvas.view.visible_scene_rect().center().x() > before.x()
     assert canvas.view.dragMode() == QGraphicsView.DragMode.NoDrag
+
+
+def test_a_node_that_leaves_the_view_is_freed_without_the_cycle_collector(
+    canvas, workspace
+) -> None:
+    """Its items hold no reference cycle, so it goes as soon as the canvas drops it, even
+    while collection is held off (as it is while views are built) or it was frozen."""
+    artifacts = workspace.knowledge.graph(ViewOptions())
+    canvas.show_graph(artifacts, grid(artifacts))
+    canvas.finish_drawing()
+    canvas.fit_all()
+    QApplication.processEvents()
+    leaving = canvas.node_item(node("personas"))
+    assert leaving is not None and leaving.chip is not None  # "+3 hidden": a child item
+    watched = weakref.ref(leaving)
+    del leaving
+    around_the_plan = neighbourhood(artifacts, node("unit-plan"), 1)
+    gc.disable()
+    try:
+        canvas.show_graph(around_the_plan, grid(artifacts))
+        canvas.finish_drawing()
+        QApplication.processEvents()
+        assert node("personas") not in canvas.node_ids()
+        assert watched() is None
+    finally:
+        gc.enable()

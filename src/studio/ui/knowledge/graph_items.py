@@ -212,15 +212,15 @@ class HiddenChip(QGraphicsPathItem):
 
     def __init__(self, node: NodeItem) -> None:
         super().__init__(node)
-        self.node = node
-        self.count = 0
+        self._node_id, self._node_size = node.node_id, node.look.size  # no reference back:
+        self.count = 0  # a cycle would keep a removed node alive until a full collection
         self.text = _text(self, fonts()[2])
         self.setCursor(Qt.CursorShape.PointingHandCursor)
 
     @property
     def node_id(self) -> str:
         """The id of the node whose neighbours are hidden."""
-        return self.node.node_id
+        return self._node_id
 
     def show_count(self, count: int, colors: CanvasColors) -> None:
         """Say how many neighbours are hidden."""
@@ -232,7 +232,7 @@ class HiddenChip(QGraphicsPathItem):
         path.addRoundedRect(box, box.height() / 2, box.height() / 2)
         self.setPath(path)
         self.text.setPos(6, 2)
-        width, height = self.node.look.size
+        width, height = self._node_size
         self.setPos(width - box.width() + 6, height - box.height() / 2 + 2)
         self.setPen(QPen(colors.node_border, 1))
         self.setBrush(QBrush(colors.background))
@@ -246,7 +246,6 @@ class GapBadge(QGraphicsEllipseItem):
 
     def __init__(self, node: NodeItem) -> None:
         super().__init__(0, 0, 18, 18, node)
-        self.node = node
         width, _height = node.look.size
         self.setPos(width - 11, -7)
         self.setBrush(QBrush(QColor("#e0a000")))
