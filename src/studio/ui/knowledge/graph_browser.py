@@ -4,7 +4,7 @@ to the artifact pane. Every read runs off the UI thread."""
 
 from datetime import datetime
 
-from PySide6.QtCore import QObject, Signal
+from PySide6.QtCore import QObject, QTimer, Signal
 
 from studio.knowledge.graph_search import Found, find_nodes
 from studio.knowledge.graph_view import GraphView, node_id
@@ -139,8 +139,9 @@ class GraphBrowser(QObject):
         view = drawn.view
         self.canvas.show_graph(view.projection, drawn.positions)
         self._mark_changes(view, drawn)
-        self._show_insights(view)
         self._mark_lineage()
+        # The insights on a turn of their own: a new history lists them all again.
+        QTimer.singleShot(0, self, lambda: self._show_insights_of(drawn))
         if view.lost_focus:
             self.status.show(f"{view.query.focus} is not in the graph at this moment")
         pending, self._go_to_when_drawn = self._go_to_when_drawn, None
@@ -149,6 +150,10 @@ class GraphBrowser(QObject):
                 self.go_to(pending)
             else:
                 self.status.show(f"{pending} is not in the graph at this moment")
+
+    def _show_insights_of(self, drawn: DrawnView) -> None:
+        if self.session.current is drawn:  # not when a newer view came meanwhile
+            self._show_insights(drawn.view)
 
     def _show_insights(self, view: GraphView) -> None:
         """Gaps and suspect links on the canvas and in the Insights dock, when they changed

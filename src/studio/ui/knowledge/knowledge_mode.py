@@ -107,7 +107,9 @@ class KnowledgeMode(Mode):
         self.page.empty.ingestAsked.connect(self.ingest_folder)
         self.page.empty.landAsked.connect(self.land_files)
         self.browser.historyShown.connect(lambda shown: self.page.set_empty(not shown))
-        self.session.historyChanged.connect(self._history_read)
+        self.session.historyChanged.connect(  # on a turn of its own: the graph goes first
+            lambda history: QTimer.singleShot(0, self, lambda: self._history_read(history))
+        )
         self.landing.landed.connect(lambda _refs: self.session.reload())
         self.timeline.compareChanged.connect(
             lambda moment: self.changes_dock.raise_() if moment is not None else None
