@@ -7,7 +7,7 @@ import sys
 
 from PySide6.QtCore import Qt
 from PySide6.QtGui import QImage
-from PySide6.QtWidgets import QDockWidget, QToolBar, QToolButton
+from PySide6.QtWidgets import QDockWidget, QTabBar, QToolBar, QToolButton
 
 from studio.ui.window.main_window import MainWindow
 from studio.workspace import Workspace
@@ -140,3 +140,29 @@ def test_opening_a_workflow_from_another_mode_brings_the_workflows_mode_forward(
     assert window.current_mode().name == "workflows"
     assert tab is not None and tab.editor.isVisible()
     assert window.windowTitle() == "Untitled workflow — Studio"
+
+
+def test_a_mode_placed_while_the_window_is_built_leaves_no_stray_tab_bar(qtbot) -> None:
+    window = MainWindow(Workspace(), "knowledge")  # its docks are placed before any layout
+    qtbot.addWidget(window)
+    window.resize(1280, 800)
+    window.show()
+    qtbot.wait(50)
+
+    bars = [
+        bar
+        for bar in window.findChildren(QTabBar)
+        if bar.parent() is window and bar.isVisible()
+        and {bar.tabText(i) for i in range(bar.count())} == {"Insights", "Changes"}
+    ]  # fmt: skip
+    assert len(bars) == 1
+    insights = window.knowledge.insights_dock.geometry()
+    assert bars[0].geometry().adjusted(-8, -8, 8, 8).intersects(insights)
+
+
+def test_the_empty_knowledge_page_shows_all_its_words(qtbot) -> None:
+    window = make_window(qtbot, "knowledge")
+    text = window.knowledge.page.empty.text
+
+    assert text.isVisible() and "Drop Markdown files" in text.text()
+    assert text.height() >= text.heightForWidth(text.width())

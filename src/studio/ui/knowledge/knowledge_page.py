@@ -2,8 +2,16 @@
 is empty, a page that says how to fill it."""
 
 from PySide6.QtCore import Qt, Signal
-from PySide6.QtWidgets import QLabel, QPushButton, QStackedWidget, QVBoxLayout, QWidget
+from PySide6.QtWidgets import (
+    QHBoxLayout,
+    QLabel,
+    QPushButton,
+    QStackedWidget,
+    QVBoxLayout,
+    QWidget,
+)
 
+TEXT_WIDTH = 460
 EMPTY_TEXT = (
     "<h2>No knowledge yet</h2>"
     "<p>Artifacts your runs land, and Markdown files you land yourself, are drawn here: "
@@ -22,20 +30,30 @@ class EmptyState(QWidget):
         super().__init__()
         self.setObjectName("knowledgeEmpty")
         text = QLabel(EMPTY_TEXT)
+        text.setObjectName("knowledgeEmptyText")
         text.setWordWrap(True)
         text.setAlignment(Qt.AlignmentFlag.AlignCenter)
-        text.setMaximumWidth(520)
+        text.setFixedWidth(TEXT_WIDTH)  # a fixed width lets the label ask for all its lines
+        self.text = text
         self.ingest = QPushButton("Ingest a folder…")
         self.ingest.setObjectName("ingestFolderButton")
         self.land = QPushButton("Land a file…")
         self.land.setObjectName("landFileButton")
         self.ingest.clicked.connect(self.ingestAsked)
         self.land.clicked.connect(self.landAsked)
+        buttons = QHBoxLayout()
+        buttons.addStretch(1)
+        for button in (self.ingest, self.land):
+            buttons.addWidget(button)
+        buttons.addStretch(1)
+        centred = QHBoxLayout()
+        centred.addStretch(1)
+        centred.addWidget(text)
+        centred.addStretch(1)
         layout = QVBoxLayout(self)
         layout.addStretch(1)
-        layout.addWidget(text, 0, Qt.AlignmentFlag.AlignHCenter)
-        for button in (self.ingest, self.land):
-            layout.addWidget(button, 0, Qt.AlignmentFlag.AlignHCenter)
+        layout.addLayout(centred)
+        layout.addLayout(buttons)
         layout.addStretch(2)
 
 

@@ -1,7 +1,7 @@
 """Showing one mode at a time: the mode bar on the left, the central widget, each mode's
 docks, toolbar and menus, and each mode's remembered layout."""
 
-from PySide6.QtCore import QByteArray, QObject, QSettings, Qt, Signal
+from PySide6.QtCore import QByteArray, QObject, QSettings, Qt, QTimer, Signal
 from PySide6.QtGui import QAction, QActionGroup
 from PySide6.QtWidgets import QDockWidget, QMainWindow, QMenu, QStackedWidget, QTabBar, QToolBar
 
@@ -96,15 +96,31 @@ class ModeHost(QObject):
 
     def hide_stale_tab_bars(self) -> None:
         """Qt leaves the tab bar of a group of docks drawn after the group grew by another
-        dock (Problems · Runs, then Approvals), or after the group was hidden with its mode:
-        hide a bar whose tabs another bar shows too, or whose docks are all hidden."""
+        dock (Problems · Runs, then Approvals), after the group was hidden with its mode, or
+        where the group first stood while the window was laid out: hide a bar whose tabs
+        another bar shows too, whose docks are all hidden, or that is not beside its docks.
+        Looked at again once the layout has settled."""
+        self._hide_stale_bars(beside_only=False)
+        QTimer.singleShot(0, self.window, lambda: self._hide_stale_bars(beside_only=True))
+
+    def _hide_stale_bars(self, beside_only: bool) -> None:
         bars = [bar for bar in self.window.findChildren(QTabBar) if bar.parent() is self.window]
         tabs = {bar: {bar.tabText(i) for i in range(bar.count())} for bar in bars}
-        shown = {dock.windowTitle() for dock in self._docks() if not dock.isHidden()}
+        shown = {dock.windowTitle(): dock for dock in self._docks() if not dock.isHidden()}
         for bar in bars:
-            stale = not tabs[bar] or any(tabs[bar] < tabs[other] for other in bars)
-            if stale or not tabs[bar] & shown:
+            if beside_only:
+                stale = bar.isVisible() and not self._beside(bar, tabs[bar], shown)
+            else:
+                stale = not tabs[bar] or any(tabs[bar] < tabs[other] for other in bars)
+                stale = stale or not tabs[bar] & set(shown)
+            if stale:
                 bar.hide()
+
+    @staticmethod
+    def _beside(bar: QTabBar, titles: set[str], shown: dict[str, QDockWidget]) -> bool:
+        """Whether a tab bar touches one of the docks it names (it sits on their edge)."""
+        reach = bar.geometry().adjusted(-8, -8, 8, 8)
+        return any(reach.intersects(shown[t].geometry()) for t in titles if t in shown)
 
     def _docks(self) -> list[QDockWidget]:
         return [dock for mode in self.modes.values() for dock in mode.docks]
