@@ -64,10 +64,14 @@ def test_a_run_lands_an_artifact_that_appears_and_links_back_to_the_run(
     land_corpus(qtbot, window)
     workflow = publish_writer(window, tmp_path)
 
+    placed = {node: mode.canvas.node_item(node).scene_rect() for node in mode.canvas.node_ids()}
+
     record = window.workflows.runs.start(workflow.id, {"markdown": NOTES}).result(timeout=10)
     run_node = f"run:{record.execution_id}"
     until(run_loop, lambda: "release-notes" in mode.canvas.node_ids())  # live, no reload asked
     assert run_node in mode.canvas.node_ids()
+    moved = [n for n, box in placed.items() if mode.canvas.node_item(n).scene_rect() != box]
+    assert moved == []  # what landed went in beside the rest; nothing jumped
 
     click_node(qtbot, mode, "release-notes")
     until(run_loop, lambda: mode.pane.shown_ref() is not None)

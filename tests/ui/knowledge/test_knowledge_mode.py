@@ -10,6 +10,7 @@ import networkx
 from PySide6.QtCore import QPoint, Qt
 from PySide6.QtWidgets import QFileDialog
 
+from studio.knowledge.graph_layout import layered_layout
 from studio.ui.knowledge.graph_marks import DIMMED_NODE
 from studio.ui.knowledge.timeline_strip import AXIS_Y
 from tests.ui.knowledge.knowledge_window import (
@@ -229,3 +230,20 @@ def test_picking_a_coverage_gap_goes_to_its_node(qtbot, tmp_path) -> None:
     )
 
     qtbot.waitUntil(lambda: mode.canvas.selected_node() == "ST-2", timeout=WAIT_MS)
+
+
+def test_lay_out_afresh_puts_every_node_back_in_the_lineage_columns(qtbot, tmp_path) -> None:
+    window = open_window(qtbot, tmp_path)
+    mode = window.knowledge
+    land_corpus(qtbot, window)
+    mode.show_query(replace(mode.session.query, items=True))  # items placed in free slots
+    wait_drawn(qtbot, mode)
+    before = mode.session.current
+    assert before.positions != layered_layout(before.view.projection)  # kept, not laid out
+
+    window.actions_by_name["kg_relayout"].trigger()
+
+    qtbot.waitUntil(lambda: mode.session.current is not before, timeout=WAIT_MS)
+    wait_drawn(qtbot, mode)
+    drawn = mode.session.current
+    assert drawn.positions == layered_layout(drawn.view.projection)

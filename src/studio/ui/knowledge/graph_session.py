@@ -81,13 +81,23 @@ class GraphSession(QObject):
         self.query = query
         self._work_out()
 
+    def relayout(self) -> None:
+        """Lay the graph out afresh (the positions kept so far are forgotten)."""
+        self._layout = StableLayout()
+        self._forget_views()
+        self._work_out()
+
     def _got_history(self, history: KnowledgeHistory) -> None:
+        """A history read (the first, or again after a landing): nodes seen before keep their
+        places, and what landed goes in beside its neighbours, so the picture does not jump."""
+        subject = self.query.subject
         self.history = history
         if self.query.subject is None and len(history.subjects) == 1:
             self.query = replace(self.query, subject=history.subjects[0])
         elif self.query.subject not in (None, *history.subjects):
             self.query = replace(self.query, subject=None)
-        self._layout = StableLayout()
+        if self.query.subject != subject:
+            self._layout = StableLayout()  # node ids change with the subject
         self._forget_views()
         self.historyChanged.emit(history)
         self._work_out()

@@ -157,6 +157,7 @@ class KnowledgeMode(Mode):
             spec("kg_compare", "&Compare With…", None, self.timeline.arm_compare),
             spec("kg_now", "Back to &Now", "Ctrl+Shift+N", self._now),
             spec("kg_refresh", "&Reload Graph", "F5", self.session.reload),
+            spec("kg_relayout", "&Lay Out Afresh", "Ctrl+Shift+L", self.session.relayout),
         ]
 
     def install_actions(self, actions: dict[str, QAction]) -> None:

@@ -42,7 +42,7 @@ MENUS: list[tuple[str, list[str | None]]] = [
         "&Graph",
         ["kg_items", "kg_units", "kg_sections", None, "kg_focus", "kg_unfocus", "kg_depth_1",
          "kg_depth_2", "kg_depth_3", None, "kg_upstream", "kg_downstream", "kg_clear_lineage",
-         None, "kg_compare", "kg_now", None, "kg_refresh"],
+         None, "kg_compare", "kg_now", None, "kg_refresh", "kg_relayout"],
     ),
     ("&Help", ["about"]),
 ]  # fmt: skip
