@@ -50,8 +50,9 @@ from pathlib import Path
 
 os.environ.setdefault("QT_QPA_PLATFORM", "offscreen")
 
-from PySide6.QtCore import QElapsedTimer, QEventLoop, QTimer
+from PySide6.QtCore import QEventLoop, QTimer
 from PySide6.QtWidgets import QApplication, QGraphicsView
+from run_responsiveness import LateTicks  # bench/: the same 2 ms probe of the UI thread
 
 from studio.knowledge.graph_layout import StableLayout
 from studio.knowledge.graph_view import ViewQuery, view_of
@@ -72,7 +73,6 @@ FAMILY = 5
 FAMILIES_PER_SUBJECT = 60
 STEPS = 6
 FRAMES = 30
-PROBE_MS = 2
 WAIT_S = 120.0
 TARGETS = {"open": 1500.0, "frame": 33.0, "step": 100.0, "block": 50.0}
 START = datetime(2026, 1, 5, 9, 0, tzinfo=UTC)
@@ -243,32 +243,6 @@ class Views:
     def wait_for_history(self) -> None:
         """Wait until a view of a history read since ``since_history`` was last -1 is drawn."""
         wait_until(lambda: self.since_history > 0 and drawn(self.mode))
-
-
-class LateTicks:
-    """A repeating UI-thread timer that records how late each tick came."""
-
-    def __init__(self) -> None:
-        self.delays: list[float] = []
-        self.clock = QElapsedTimer()
-        self.timer = QTimer(interval=PROBE_MS)
-        self.timer.timeout.connect(self._tick)
-
-    def start(self) -> None:
-        self.delays.clear()
-        self.clock.start()
-        self.timer.start()
-
-    def stop(self) -> float:
-        """Stop; the longest delay in milliseconds."""
-        self.timer.stop()
-        self._tick()
-        return max(self.delays, default=0.0)
-
-    def _tick(self) -> None:
-        elapsed = self.clock.nsecsElapsed() / 1e6
-        self.clock.restart()
-        self.delays.append(max(0.0, elapsed - PROBE_MS))
 
 
 # Measures -----------------------------------------------------------------------------------

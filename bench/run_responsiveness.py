@@ -89,11 +89,15 @@ class LateTicks:
         self.timer.timeout.connect(self._tick)
 
     def start(self) -> None:
+        self.delays.clear()
         self.clock.start()
         self.timer.start()
 
-    def stop(self) -> None:
+    def stop(self) -> float:
+        """Stop; the longest delay in milliseconds."""
         self.timer.stop()
+        self._tick()
+        return max(self.delays, default=0.0)
 
     def _tick(self) -> None:
         elapsed = self.clock.nsecsElapsed() / 1e6

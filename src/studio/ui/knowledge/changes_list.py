@@ -9,17 +9,16 @@ it; selecting a link asks for the link (and, for views that only go to nodes, it
 from typing import Any
 
 from PySide6.QtCore import QPointF, QRectF, Qt, Signal
-from PySide6.QtGui import QColor, QIcon, QPainter, QPalette, QPen, QPixmap
+from PySide6.QtGui import QColor, QIcon, QPainter, QPen, QPixmap
 from PySide6.QtWidgets import (
     QLabel,
-    QStackedWidget,
-    QTreeWidget,
     QTreeWidgetItem,
     QVBoxLayout,
     QWidget,
 )
 
 from studio.knowledge.projection import GraphDiff, NodeChange
+from studio.ui.knowledge.entry_lists import empty_state, entry_tree, tree_or_empty
 from studio.ui.knowledge.node_look import ADDED, CHANGED, REMOVED
 
 EMPTY_TEXT = "No changes between these moments"
@@ -89,19 +88,10 @@ class ChangesList(QWidget):
         self.summary = QLabel()
         self.summary.setObjectName("changesSummary")
         self.summary.setWordWrap(True)
-        self.tree = QTreeWidget()
-        self.tree.setHeaderHidden(True)
-        self.tree.setUniformRowHeights(True)
-        self.tree.setAccessibleName("Changes between the two moments")
+        self.tree = entry_tree("Changes between the two moments")
         self.tree.itemSelectionChanged.connect(self._on_selected)
-        self.empty = QLabel(EMPTY_TEXT)
-        self.empty.setObjectName("changesEmpty")
-        self.empty.setAlignment(Qt.AlignmentFlag.AlignCenter)
-        self.empty.setWordWrap(True)
-        self.empty.setForegroundRole(QPalette.ColorRole.PlaceholderText)
-        self.stack = QStackedWidget()
-        self.stack.addWidget(self.empty)
-        self.stack.addWidget(self.tree)
+        self.empty = empty_state(EMPTY_TEXT, "changesEmpty")
+        self.stack = tree_or_empty(self.tree, self.empty)
         layout = QVBoxLayout(self)
         layout.setContentsMargins(4, 4, 4, 4)
         layout.addWidget(self.summary)

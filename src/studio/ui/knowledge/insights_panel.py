@@ -10,18 +10,16 @@ the caller says how a (subject, key) is named, since a view of one subject uses 
 from collections.abc import Callable, Sequence
 
 from PySide6.QtCore import QSize, Qt, Signal
-from PySide6.QtGui import QIcon, QPalette
+from PySide6.QtGui import QIcon
 from PySide6.QtWidgets import (
-    QLabel,
-    QStackedWidget,
     QStyle,
-    QTreeWidget,
     QTreeWidgetItem,
     QVBoxLayout,
     QWidget,
 )
 
 from studio.knowledge.insight import RELIES_BACKWARD, Gap, Suspect
+from studio.ui.knowledge.entry_lists import empty_state, entry_tree, tree_or_empty
 
 EMPTY_TEXT = "No coverage gaps or suspect links"
 TARGET_ROLE = Qt.ItemDataRole.UserRole
@@ -68,20 +66,11 @@ class InsightsPanel(QWidget):
         super().__init__(parent)
         self._node_id = node_id
         self._groups: list[QTreeWidgetItem] = []
-        self.tree = QTreeWidget()
-        self.tree.setHeaderHidden(True)
-        self.tree.setUniformRowHeights(True)
+        self.tree = entry_tree("Coverage gaps and suspect links")
         self.tree.setIconSize(QSize(16, 16))
-        self.tree.setAccessibleName("Coverage gaps and suspect links")
         self.tree.itemSelectionChanged.connect(self._on_selected)
-        self.empty = QLabel(EMPTY_TEXT)
-        self.empty.setObjectName("insightsEmpty")
-        self.empty.setAlignment(Qt.AlignmentFlag.AlignCenter)
-        self.empty.setWordWrap(True)
-        self.empty.setForegroundRole(QPalette.ColorRole.PlaceholderText)
-        self.stack = QStackedWidget()
-        self.stack.addWidget(self.empty)
-        self.stack.addWidget(self.tree)
+        self.empty = empty_state(EMPTY_TEXT, "insightsEmpty")
+        self.stack = tree_or_empty(self.tree, self.empty)
         layout = QVBoxLayout(self)
         layout.setContentsMargins(4, 4, 4, 4)
         layout.addWidget(self.stack, 1)
