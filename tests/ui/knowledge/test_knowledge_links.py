@@ -207,3 +207,16 @@ def test_provenance_naming_a_run_this_database_does_not_hold_says_so_and_stays(
     box = window.findChild(QMessageBox, "runProblem")
     assert box.text() == "Cannot show run exec-0007: Execution not found"
     assert window.current_mode().name == "knowledge"
+
+
+def test_files_dropped_on_the_graph_land_and_appear(qtbot, tmp_path) -> None:
+    window = open_window(qtbot, tmp_path)
+    mode = window.knowledge
+    land_corpus(qtbot, window)
+    notes = tmp_path / "notes.md"
+    notes.write_text(NOTES, encoding="utf-8")
+
+    with qtbot.waitSignal(mode.landing.finished, timeout=WAIT_MS):
+        drop(mode.canvas.view.viewport(), [notes])
+
+    qtbot.waitUntil(lambda: "release-notes" in mode.canvas.node_ids(), timeout=WAIT_MS)

@@ -81,7 +81,10 @@ class KnowledgeMode(Mode):
         self.browser = GraphBrowser(self.session, self.canvas, self.timeline, *parts)
         self.landing = LandingController(lambda: workspace.knowledge, parent=self)
         self.landing_dialogs = LandingDialogs(self.landing, parent)
-        self.drop_target = DropTarget(self.page, self.landing)
+        self.drop_targets = (  # the empty page, and the graph once there is one
+            DropTarget(self.page, self.landing),
+            DropTarget(self.canvas.view.viewport(), self.landing),
+        )
         self.land_files = lambda: choose_and_land_files(status.dialog_parent(), self.landing)
         """Choose Markdown files and land them."""
         self.ingest_folder = lambda: choose_and_ingest_folder(status.dialog_parent(), self.landing)
