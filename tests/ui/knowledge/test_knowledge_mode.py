@@ -25,6 +25,7 @@ from tests.ui.knowledge.knowledge_window import (
     open_window,
     wait_drawn,
 )
+from tests.ui.knowledge.test_artifact_pane import click_link
 
 CTRL, SHIFT, ALT = (
     Qt.KeyboardModifier.ControlModifier,
@@ -247,3 +248,17 @@ def test_lay_out_afresh_puts_every_node_back_in_the_lineage_columns(qtbot, tmp_p
     wait_drawn(qtbot, mode)
     drawn = mode.session.current
     assert drawn.positions == layered_layout(drawn.view.projection)
+
+
+def test_a_link_in_the_artifact_moves_the_graph_to_what_it_names(qtbot, tmp_path) -> None:
+    window = open_window(qtbot, tmp_path)
+    mode = window.knowledge
+    land_corpus(qtbot, window)
+    click_node(qtbot, mode, "design")
+    qtbot.waitUntil(lambda: mode.pane.shown_ref() == DESIGN, timeout=WAIT_MS)
+
+    click_link(qtbot, mode.pane.browser, "C-PAY")  # an item card's id: not drawn yet
+
+    qtbot.waitUntil(lambda: mode.canvas.selected_node() == "C-PAY", timeout=WAIT_MS)
+    assert "C-PAY" in mode.canvas.node_ids()  # shown, though typed items are off
+    assert not mode.session.query.items
