@@ -6,26 +6,13 @@ from dataclasses import replace
 from datetime import timedelta
 from pathlib import Path
 
-import pytest
-
 from studio.knowledge.graph_search import find_nodes
 from studio.knowledge.graph_view import ViewQuery, view_of
-from studio.knowledge.knowledge_history import KnowledgeHistory, read_history
+from studio.knowledge.knowledge_history import KnowledgeHistory
 from studio.workspace import Workspace
 from tests.knowledge.test_fixture_ingest import FIXTURE, SUBJECT
 
 NEW_REQUIREMENTS = f"{SUBJECT}/requirements/2026-09-08-requirements.md"
-
-
-@pytest.fixture(scope="module")
-def history(tmp_path_factory: pytest.TempPathFactory) -> KnowledgeHistory:
-    folder = tmp_path_factory.mktemp("kg")
-    workspace = Workspace(data_dir=folder, database=str(folder / "k.db"))
-    try:
-        workspace.knowledge.ingest(FIXTURE)
-        return read_history(workspace.knowledge)
-    finally:
-        workspace.close()
 
 
 def types_in(history: KnowledgeHistory, query: ViewQuery) -> set[str]:

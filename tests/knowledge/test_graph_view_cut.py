@@ -12,21 +12,10 @@ from studio.knowledge.graph_view import ViewQuery, cut, cut_from_every_layer, no
 from studio.knowledge.knowledge_history import KnowledgeHistory, read_history
 from studio.knowledge.projection import Projection
 from studio.workspace import Workspace
-from tests.knowledge.test_fixture_ingest import FIXTURE, SUBJECT
+from tests.knowledge.test_fixture_ingest import SUBJECT
 
 KINDS = (None, frozenset({"requirements", "stories"}), frozenset())
 ITEM_TYPES = (None, frozenset({"requirement", "component"}))
-
-
-@pytest.fixture(scope="module")
-def history(tmp_path_factory: pytest.TempPathFactory) -> KnowledgeHistory:
-    folder = tmp_path_factory.mktemp("kg")
-    workspace = Workspace(data_dir=folder, database=str(folder / "k.db"))
-    try:
-        workspace.knowledge.ingest(FIXTURE)
-        return read_history(workspace.knowledge)
-    finally:
-        workspace.close()
 
 
 REQUIREMENTS = """---
