@@ -26,7 +26,6 @@ from studio.knowledge.graph_layout import (
     layer_columns,
     layered_layout,
     neighbourhood_layout,
-    universe,
 )
 from studio.knowledge.knowledge_base import KnowledgeBase
 from studio.knowledge.layout_ordering import (
@@ -319,7 +318,7 @@ def test_a_primed_layout_places_every_view_as_the_universe_was_laid_out(
     knowledge: KnowledgeBase,
 ) -> None:
     moments = [knowledge.graph(ALL, as_of=when) for when in (FIRST_WEEK, BEFORE_DESIGN, None)]
-    whole = universe(moments)
+    whole = Projection(nx.compose_all([moment.graph for moment in moments]))
     layout = StableLayout()
 
     primed = layout.prime(whole)

@@ -73,14 +73,6 @@ def test_before_the_revision_the_older_requirements_are_the_head(
     assert "requirements" in {change.id for change in changed}
 
 
-def test_everything_holds_every_node_any_moment_shows(knowledge: KnowledgeBase) -> None:
-    history = read_history(knowledge)
-    union = set(history.everything(EVERY_LAYER).graph.nodes)
-
-    for moment in history.moments:
-        assert set(history.graph(EVERY_LAYER, moment.at).graph.nodes) <= union
-
-
 def test_the_filters_list_what_the_store_holds(knowledge: KnowledgeBase) -> None:
     history = read_history(knowledge)
 

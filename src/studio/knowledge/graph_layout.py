@@ -35,7 +35,7 @@ nothing, and placing the 22,500 items and units of that graph into a layout of i
 import math
 from bisect import insort
 from collections import deque
-from collections.abc import Iterable, Iterator
+from collections.abc import Iterator
 
 import networkx as nx
 
@@ -85,14 +85,6 @@ def node_rank(node_type: str) -> int:
 def node_types(projection: Projection) -> dict[str, str]:
     """Each node's type."""
     return {node: attrs["type"] for node, attrs in projection.graph.nodes(data=True)}
-
-
-def artifact_depths(projection: Projection) -> dict[str, int]:
-    """How many artifacts deep each artifact's upstream chain is, capped at MAX_ARTIFACT_DEPTH.
-
-    Artifacts built from one another in a circle count as one step.
-    """
-    return _artifact_depths(projection.graph, node_types(projection))
 
 
 def _artifact_depths(graph: nx.MultiDiGraph, types: dict[str, str]) -> dict[str, int]:
@@ -185,11 +177,6 @@ def neighbourhood_layout(projection: Projection, focus: str, depth: int) -> dict
 def projection_adjacency(projection: Projection) -> Adjacency:
     """Each node's neighbours in the projection, whichever way their edges point."""
     return adjacency(projection.graph)
-
-
-def universe(projections: Iterable[Projection]) -> Projection:
-    """Every node and edge of several projections in one, for priming a StableLayout."""
-    return Projection(nx.compose_all([p.graph for p in projections] or [nx.MultiDiGraph()]))
 
 
 class StableLayout:

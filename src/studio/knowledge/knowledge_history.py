@@ -131,12 +131,6 @@ class KnowledgeHistory:
         key = (options, tuple(v.ref for v in heads))
         return self._projected.get_or_make(key, make, self._kept_size)
 
-    def everything(self, options: ViewOptions) -> Projection:
-        """One graph of every version's rows, each place shown once: every node the view could
-        show at some moment, so positions can be given to all of them before any is drawn."""
-        nodes, edges = self._rows(self.versions)
-        return project(self.versions, nodes, edges, options)
-
     def diff(
         self, before: datetime | None, after: datetime | None, options: ViewOptions
     ) -> GraphDiff:

@@ -105,11 +105,7 @@ def render_screenshot(
 
 def _answer(app, future: "Future[T]") -> T | None:
     """Let the window work until a command's answer is there (None after a minute)."""
-    deadline = time.monotonic() + 60
-    while not future.done() and time.monotonic() < deadline:
-        app.processEvents()
-        time.sleep(0.01)
-    return future.result() if future.done() else None
+    return future.result() if _until(app, future.done) else None
 
 
 def _show_run(app, window, execution_id: str, replay_at: int | None) -> bool:

@@ -48,12 +48,6 @@ class CheckList(QListWidget):
         on = frozenset(i.text() for i in items if i.checkState() == Qt.CheckState.Checked)
         return None if len(on) == len(items) else on
 
-    def set_checked(self, name: str, on: bool) -> None:
-        """Check or uncheck one name, as a click would."""
-        for item in self.findItems(name, Qt.MatchFlag.MatchExactly):
-            item.setCheckState(Qt.CheckState.Checked if on else Qt.CheckState.Unchecked)
-
-
 class SearchBox(QLineEdit):
     """The search field: Enter chooses the first result, Down moves into the results."""
 

@@ -2,7 +2,6 @@
 the insights and the changes; what a person picks in any of them goes back to the session or
 to the artifact pane. Every read runs off the UI thread."""
 
-from datetime import datetime
 
 from PySide6.QtCore import QObject, QTimer, Signal
 
@@ -221,10 +220,3 @@ class GraphBrowser(QObject):
             }
         )
 
-    def node_of(self, subject: str, key: str) -> str:
-        """A node's id as the view names it now."""
-        return node_id(self.session.query, subject, key)
-
-    def moment(self) -> datetime | None:
-        """The moment the view shows (None: now)."""
-        return self.session.query.as_of

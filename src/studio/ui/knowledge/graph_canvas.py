@@ -18,10 +18,10 @@ from PySide6.QtWidgets import QFrame, QHBoxLayout, QLabel, QLineEdit, QVBoxLayou
 from studio.knowledge.projection import Projection
 from studio.ui.canvas.minimap import NodeBox, SceneMinimap
 from studio.ui.canvas.style import CanvasColors
+from studio.ui.knowledge.canvas_view import CanvasView
 from studio.ui.knowledge.graph_items import EdgeKey, NodeItem
 from studio.ui.knowledge.graph_marks import GraphMarks
 from studio.ui.knowledge.graph_scene import GraphScene, Position
-from studio.ui.knowledge.graph_view import GraphView
 from studio.ui.knowledge.legend import Legend
 
 OVERLAY_MARGIN = 8
@@ -42,7 +42,7 @@ class KnowledgeCanvas(QWidget):
     def __init__(self, parent: QWidget | None = None) -> None:
         super().__init__(parent)
         self.scene = GraphScene(self)
-        self.view = GraphView(self.scene)
+        self.view = CanvasView(self.scene)
         self.marks = GraphMarks(self.scene)
         layout = QVBoxLayout(self)
         layout.setContentsMargins(0, 0, 0, 0)
@@ -268,7 +268,7 @@ class KnowledgeCanvas(QWidget):
 class GraphMinimap(SceneMinimap):
     """An overview of the whole graph, each node a box in its type's colour."""
 
-    def __init__(self, view: GraphView) -> None:
+    def __init__(self, view: CanvasView) -> None:
         super().__init__(view, view.zoomed)
         self.graph_view = view
 

@@ -86,10 +86,6 @@ class GraphScene(QGraphicsScene):
             bounds = bounds.united(ghost.scene_rect())
         return bounds
 
-    def clear_graph(self) -> None:
-        """Remove every node and edge."""
-        self._remove_nodes(list(self.nodes))
-
     def nodes_rect(self) -> QRectF:
         """The box around every node."""
         boxes = [item.box for item in self.nodes.values()]

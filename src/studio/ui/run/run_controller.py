@@ -56,7 +56,7 @@ class RunController(QObject):
         self.user = getpass.getuser()
         self._lock = threading.Lock()
         self._driving: dict[str, asyncio.Future[ExecutionRecord]] = {}  # store thread's tasks
-        self.first_views: dict[str, RunView] = {}
+        self._first_views: dict[str, RunView] = {}
         self._stopping: Future[None] | None = None
         self._unsubscribe = self.runner.bus.subscribe(self._published)
 
@@ -170,13 +170,13 @@ class RunController(QObject):
         except StudioError:
             return
         with self._lock:
-            self.first_views[execution_id] = first
+            self._first_views[execution_id] = first
 
     def first_view(self, execution_id: str) -> RunView | None:
         """A run this window just started, as it stood before it was driven (read on the
         store thread with its start); taken once."""
         with self._lock:
-            return self.first_views.pop(execution_id, None)
+            return self._first_views.pop(execution_id, None)
 
     def _drive(self, execution_id: str) -> None:
         with self._lock:

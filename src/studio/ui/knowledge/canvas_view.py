@@ -23,7 +23,7 @@ CLICK_SLOP = 4.0
 """A press and release closer than this (pixels) is a click, not a pan."""
 
 
-class GraphView(QGraphicsView):
+class CanvasView(QGraphicsView):
     """Shows a GraphScene and turns mouse and keyboard gestures into intents (ids)."""
 
     nodeClicked = Signal(str)  # a node's id, or "" for a click on empty space
