@@ -174,36 +174,23 @@ def _gaps_in_view(
 ) -> dict[str, Gap]:
     if not any(attrs["type"] in MISSING for _node, attrs in projection.graph.nodes(data=True)):
         return {}  # no node in view could carry a gap: no need to work them out
-    found = {
-        node_id(query, g.subject, g.key): g
-        for g in history.gaps(query.as_of)
-        if query.subject in (None, g.subject)  # another subject's REQ-1 is not this one's
-    }
+    found = {node_id(query, g.subject, g.key): g for g in history.gaps(query.as_of, query.subject)}
     return {node: gap for node, gap in found.items() if node in projection.graph}
 
 
 def _suspects_in_view(
     history: KnowledgeHistory, query: ViewQuery, projection: Projection
 ) -> dict[tuple[str, str, str], Suspect]:
-    edges = set(projection.edge_keys())
-    if not edges:
-        return {}
-    places = {
-        _place(query, node, attrs["subject"]) for node, attrs in projection.graph.nodes(data=True)
-    }
+    """The suspect links drawn: those whose edge, either way round, is in the view."""
+    graph = projection.graph
     found: dict[tuple[str, str, str], Suspect] = {}
-    for suspect in history.suspects(query.as_of, places):
+    for suspect in history.suspects(query.as_of, query.subject):
         item = node_id(query, suspect.subject, suspect.item)
         target = node_id(query, suspect.subject, suspect.target)
-        for drawn in ((item, suspect.link, target), (target, suspect.link, item)):
-            if drawn in edges:
-                found[drawn] = suspect
+        for source, end in ((item, target), (target, item)):
+            if graph.has_edge(source, end, suspect.link):
+                found[(source, suspect.link, end)] = suspect
     return found
-
-
-def _place(query: ViewQuery, node: str, subject: str) -> tuple[str, str]:
-    """(subject, key) of a node in view: the inverse of ``node_id``."""
-    return subject, node if query.subject is not None else node.removeprefix(f"{subject}/")
 
 
 def resolve_node(history: KnowledgeHistory, query: ViewQuery, name: str) -> str:

@@ -6,8 +6,8 @@ import weakref
 from pathlib import Path
 
 import pytest
-from PySide6.QtCore import QPoint, Qt
-from PySide6.QtWidgets import QApplication, QGraphicsView
+from PySide6.QtCore import QEvent, QPoint, Qt
+from PySide6.QtWidgets import QApplication, QGraphicsView, QMessageBox
 
 from studio.knowledge.projection import Projection, ViewOptions, neighbourhood
 from studio.ui.knowledge.graph_canvas import KnowledgeCanvas
@@ -190,3 +190,39 @@ def test_a_node_that_leaves_the_view_is_freed_without_the_cycle_collector(
         assert watched() is None
     finally:
         gc.enable()
+
+
+def test_a_dialog_opening_and_closing_leaves_the_canvas_working(qtbot, canvas) -> None:
+    """The scene stays active when the window is deactivated (it would otherwise pass the
+    news to every item): clicking and double-clicking work as before."""
+    dialog = QMessageBox(QMessageBox.Icon.Information, "Landing", "Landing 3 files…")
+    dialog.setModal(False)
+    dialog.show()
+    for change in (QEvent.Type.WindowDeactivate, QEvent.Type.WindowActivate):
+        QApplication.sendEvent(canvas.scene, QEvent(change))
+        assert canvas.scene.isActive()
+    dialog.close()
+
+    viewport = canvas.view.viewport()
+    with qtbot.waitSignal(canvas.nodeSelected) as selected:
+        qtbot.mouseClick(viewport, Qt.MouseButton.LeftButton, pos=node_point(canvas, node("REQ-1")))
+    assert selected.args == [node("REQ-1")]
+    with qtbot.waitSignal(canvas.nodeActivated) as activated:
+        qtbot.mouseDClick(viewport, Qt.MouseButton.LeftButton, pos=node_point(canvas, node("ST-2")))
+    assert activated.args == [node("ST-2")]
+
+
+def test_the_minimap_shows_once_part_of_the_graph_is_out_of_sight(qtbot, canvas, full) -> None:
+    canvas.fit_all()
+    qtbot.waitUntil(lambda: not canvas.minimap.isVisible())
+    canvas.view.scale(4, 4)
+    canvas.center_on(node("REQ-1"))
+    qtbot.waitUntil(lambda: canvas.minimap.isVisible())
+    picture = canvas.minimap.grab().toImage()
+    background = picture.pixelColor(2, 2)
+    drawn = {
+        picture.pixelColor(x, y).name()
+        for x in range(0, picture.width(), 2)
+        for y in range(0, picture.height(), 2)
+    }
+    assert len(drawn - {background.name()}) > 2  # node dots and the frame, not a blank

@@ -1,6 +1,8 @@
 """The session keeps the views of the last few queries, so going back to one shows it at once;
 what it gives is the view the query asks for, and the nodes it keeps stay where they were."""
 
+import threading
+import weakref
 from collections import Counter
 from pathlib import Path
 
@@ -69,3 +71,41 @@ def test_every_step_gives_the_view_asked_for_and_keeps_nodes_in_place(qtbot, ses
         kept = set(drawn.positions) & set(shown.positions)
         assert {n: drawn.positions[n] for n in kept} == {n: shown.positions[n] for n in kept}
         shown = drawn
+
+
+def test_a_history_read_again_lets_the_old_one_go_off_the_ui_thread(
+    qtbot, session, monkeypatch
+) -> None:
+    """Freeing a big history holds the interpreter; it is taken apart on the worker, once the
+    view of the new one is drawn, and nothing of it stays behind."""
+    taken_apart: list[str] = []
+    real = graph_session.KnowledgeHistory.dismantle
+
+    def recorded(history) -> None:
+        if history is old():
+            taken_apart.append(threading.current_thread().name)
+        real(history)
+
+    monkeypatch.setattr(graph_session.KnowledgeHistory, "dismantle", recorded)
+    old = weakref.ref(session.history)
+
+    with qtbot.waitSignal(session.viewChanged, timeout=WAIT_MS):
+        session.reload()
+
+    qtbot.waitUntil(lambda: old() is None, timeout=WAIT_MS)
+    assert len(taken_apart) == 1 and taken_apart[0].startswith("studio-graph")
+    assert session.history.versions  # the new one is whole
+    with qtbot.waitSignal(session.viewChanged, timeout=WAIT_MS) as shown:
+        session.change(items=True)
+    assert "REQ-1" in shown.args[0].view.projection.graph
+
+
+def test_a_history_still_used_elsewhere_is_left_whole(qtbot, session) -> None:
+    kept = session.history
+
+    with qtbot.waitSignal(session.viewChanged, timeout=WAIT_MS):
+        session.reload()
+    session._worker.submit(lambda: None).result(timeout=10)  # the letting go has run
+
+    assert kept is not session.history
+    assert kept.versions and kept.graph(ViewQuery().options()).graph.number_of_nodes() > 0

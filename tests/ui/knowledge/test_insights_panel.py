@@ -5,9 +5,8 @@ from collections.abc import Iterator
 from pathlib import Path
 
 import pytest
-from PySide6.QtCore import QRect, Qt
+from PySide6.QtCore import QModelIndex, QRect, Qt
 from PySide6.QtGui import QColor, QImage
-from PySide6.QtWidgets import QTreeWidgetItem
 
 from studio.knowledge.insight import Gap, Suspect
 from studio.knowledge.knowledge_base import KnowledgeBase
@@ -101,14 +100,24 @@ def open_panel(qtbot, gaps, suspects, **kwargs) -> InsightsPanel:
     return panel
 
 
-def rows(panel: InsightsPanel) -> dict[str, list[QTreeWidgetItem]]:
-    tree = panel.tree
-    groups = [tree.topLevelItem(i) for i in range(tree.topLevelItemCount())]
-    return {g.text(0): [g.child(c) for c in range(g.childCount())] for g in groups}
+def rows(panel: InsightsPanel) -> dict[str, list[QModelIndex]]:
+    """Each group's title and the indexes of its entries, as the view's model has them."""
+    model = panel.tree.model()
+    groups = [model.index(g, 0) for g in range(model.rowCount())]
+    return {g.data(): [model.index(r, 0, g) for r in range(model.rowCount(g))] for g in groups}
 
 
-def click(qtbot, panel: InsightsPanel, item: QTreeWidgetItem) -> None:
-    rect = panel.tree.visualItemRect(item)
+def tooltip(row: QModelIndex) -> str:
+    return row.data(Qt.ItemDataRole.ToolTipRole)
+
+
+def has_icon(row: QModelIndex) -> bool:
+    icon = row.data(Qt.ItemDataRole.DecorationRole)
+    return icon is not None and not icon.isNull()
+
+
+def click(qtbot, panel: InsightsPanel, row: QModelIndex) -> None:
+    rect = panel.tree.visualRect(row)
     qtbot.mouseClick(panel.tree.viewport(), Qt.MouseButton.LeftButton, pos=rect.center())
 
 
@@ -128,17 +137,17 @@ def test_gaps_and_suspect_links_are_grouped_with_counts_and_a_warning_icon(qtbot
     panel = open_panel(qtbot, *insights)
     listed = rows(panel)
     assert panel.group_titles() == ["Coverage gaps (2)", "Suspect links (2)"]
-    assert [r.text(0) for r in listed["Coverage gaps (2)"]] == [
+    assert [r.data() for r in listed["Coverage gaps (2)"]] == [
         "REQ-2 Saved carts: no story covers it",
         "ST-1 Pay as a guest: no unit implements it",
     ]
     suspect = listed["Suspect links (2)"][0]
-    assert suspect.text(0) == (
+    assert suspect.data() == (
         "ST-1 COVERS REQ-1: REQ-1 revised 2026-09-04, after the link (2026-09-02)"
     )
-    assert suspect.toolTip(0) == insights[1][0].message
+    assert tooltip(suspect) == insights[1][0].message
     every = [row for group in listed.values() for row in group]
-    assert all(not row.icon(0).isNull() for row in every)
+    assert all(has_icon(row) for row in every)
 
 
 def test_selecting_a_gap_asks_for_its_node(qtbot, insights) -> None:
@@ -179,6 +188,35 @@ def test_an_implements_link_is_asked_for_in_its_stored_direction(qtbot, insights
     assert asked.args == [(f"{SUBJECT}/ST-1", "IMPLEMENTS", f"{SUBJECT}/unit:pay")]
 
 
+def test_two_thousand_suspect_links_are_all_listed(qtbot, insights) -> None:
+    """A large store: every suspect link is there, down to the last, once scrolled to."""
+    first = insights[1][0]
+    suspects = [
+        Suspect(
+            SUBJECT,
+            f"ST-{n}",
+            "COVERS",
+            f"REQ-{n}",
+            "stories@1",
+            first.item_written,
+            "requirements@2",
+            first.target_revised,
+        )
+        for n in range(1, 2001)
+    ]
+    panel = open_panel(qtbot, [], suspects)
+    assert panel.group_titles() == ["Suspect links (2000)"]
+    last = rows(panel)["Suspect links (2000)"][-1]
+    panel.tree.scrollTo(last)
+    assert last.data() == (
+        "ST-2000 COVERS REQ-2000: REQ-2000 revised 2026-09-04, after the link (2026-09-02)"
+    )
+    assert panel.tree.viewport().rect().contains(panel.tree.visualRect(last).center())
+    with qtbot.waitSignal(panel.edgeRequested) as asked:
+        click(qtbot, panel, last)
+    assert asked.args == [(f"{SUBJECT}/ST-2000", "COVERS", f"{SUBJECT}/REQ-2000")]
+
+
 def test_nothing_to_report_shows_the_empty_state(qtbot, insights) -> None:
     panel = open_panel(qtbot, [], [])
     assert panel.empty.isVisible() and panel.empty.text() == EMPTY_TEXT
@@ -206,8 +244,8 @@ def test_the_warning_icons_and_text_are_drawn_in_both_themes(qtbot, insights, th
         image = picture(panel)
         tree = panel.tree
         for row in rows(panel)["Coverage gaps (2)"]:
-            cell = place_in_view(tree, tree.indexFromItem(row), panel)
+            cell = place_in_view(tree, row, panel)
             icon = QRect(cell.left(), cell.top(), cell.height() + 4, cell.height())
-            assert coloured_pixels(image, icon) >= 10, f"no warning icon on {row.text(0)!r}"
+            assert coloured_pixels(image, icon) >= 10, f"no warning icon on {row.data()!r}"
     finally:
         apply_theme("system")

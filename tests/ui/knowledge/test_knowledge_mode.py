@@ -222,12 +222,12 @@ def test_picking_a_coverage_gap_goes_to_its_node(qtbot, tmp_path) -> None:
     assert set(mode.canvas.marks.gaps) == {"ST-1", "ST-2", "ST-3"}
 
     tree = mode.insights.tree
-    gaps = tree.topLevelItem(0)
-    assert gaps.text(0).startswith("Coverage gaps (3)")
-    entry = gaps.child(1)
-    tree.setCurrentItem(entry)
+    gaps = tree.model().index(0, 0)
+    assert gaps.data().startswith("Coverage gaps (3)")
+    entry = tree.model().index(1, 0, gaps)
+    tree.setCurrentIndex(entry)
     qtbot.mouseClick(
-        tree.viewport(), Qt.MouseButton.LeftButton, pos=tree.visualItemRect(entry).center()
+        tree.viewport(), Qt.MouseButton.LeftButton, pos=tree.visualRect(entry).center()
     )
 
     qtbot.waitUntil(lambda: mode.canvas.selected_node() == "ST-2", timeout=WAIT_MS)

@@ -71,13 +71,21 @@ class SceneMinimap(QWidget):
         if not self._alive():
             return
         if self._contents_dirty:
-            self._contents_dirty = False
-            self._draw_boxes()
+            self._bounds = _with_margin(self.nodes_bounds())
         parent = self.main_view.viewport().geometry()
         self.move(parent.right() - SIZE[0] - 8, parent.bottom() - SIZE[1] - 8)
         nodes = self._bounds.adjusted(MARGIN, MARGIN, -MARGIN, -MARGIN)  # without the frame
-        self.setVisible(not self._bounds.isNull() and not self._visible_rect().contains(nodes))
+        shown = not self._bounds.isNull() and not self._visible_rect().contains(nodes)
+        if shown and self._contents_dirty:  # hidden, the boxes wait until it shows
+            self._contents_dirty = False
+            self._draw_boxes()
+        self.setVisible(shown)
         self.update()
+
+    def nodes_bounds(self) -> QRectF:
+        """The box around every node (null when there are none); a canvas that keeps it at
+        hand says so, and spares a walk over every node when the minimap stays hidden."""
+        return _bounds_of(list(self.node_boxes()))
 
     def _alive(self) -> bool:
         """Whether the view and its scene still exist (not while the canvas closes)."""
@@ -90,7 +98,7 @@ class SceneMinimap(QWidget):
         """Draw every node's box once, grouped by colour, into the picture the frame goes on
         (a dot per node when there are many)."""
         boxes = list(self.node_boxes())
-        self._bounds = _bounds_of(boxes)
+        self._bounds = _with_margin(_bounds_of(boxes))
         colors = self.minimap_colors()
         picture = QPixmap(*SIZE)
         picture.fill(colors.background)
@@ -191,9 +199,16 @@ class Minimap(SceneMinimap):
 
 
 def _bounds_of(boxes: list[NodeBox]) -> QRectF:
-    """The box around the node boxes with a margin; a null box when there are none."""
+    """The box around the node boxes; a null box when there are none."""
     if not boxes:
         return QRectF()
     left, top = min(b[0] for b in boxes), min(b[1] for b in boxes)
     right, bottom = max(b[2] for b in boxes), max(b[3] for b in boxes)
-    return QRectF(left, top, right - left, bottom - top).adjusted(-MARGIN, -MARGIN, MARGIN, MARGIN)
+    return QRectF(left, top, right - left, bottom - top)
+
+
+def _with_margin(bounds: QRectF) -> QRectF:
+    """The nodes' box with room around it (null stays null)."""
+    if bounds.isNull():
+        return QRectF()
+    return bounds.adjusted(-MARGIN, -MARGIN, MARGIN, MARGIN)

@@ -48,6 +48,7 @@ class CheckList(QListWidget):
         on = frozenset(i.text() for i in items if i.checkState() == Qt.CheckState.Checked)
         return None if len(on) == len(items) else on
 
+
 class SearchBox(QLineEdit):
     """The search field: Enter chooses the first result, Down moves into the results."""
 

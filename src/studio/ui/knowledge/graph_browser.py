@@ -2,7 +2,6 @@
 the insights and the changes; what a person picks in any of them goes back to the session or
 to the artifact pane. Every read runs off the UI thread."""
 
-
 from PySide6.QtCore import QObject, QTimer, Signal
 
 from studio.knowledge.graph_search import Found, find_nodes
@@ -219,4 +218,3 @@ class GraphBrowser(QObject):
                 if v.front.produced_by.get("execution") == execution_id
             }
         )
-

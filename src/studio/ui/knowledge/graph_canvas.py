@@ -54,6 +54,8 @@ class KnowledgeCanvas(QWidget):
         self._selected: str | None = None
         self._steps: Iterator[None] | None = None
         self._first = False
+        self._outline_shown = -1
+        """The scene's outline count when the legend and minimap were last drawn."""
         self._more = QTimer(self)
         self._more.setSingleShot(True)
         self._more.setInterval(0)
@@ -116,11 +118,13 @@ class KnowledgeCanvas(QWidget):
             self.select_node("")
         elif self._selected is not None:
             self.scene.nodes[self._selected].set_selected(True)
-        self.legend.show_types(
-            (item.look for item in self.scene.nodes.values()),
-            (key[1] for key in self.scene.edges),
-        )
-        self.minimap.contents_changed()
+        if self.scene.outline != self._outline_shown:  # a step in time seldom changes it
+            self._outline_shown = self.scene.outline
+            self.legend.show_types(
+                (item.look for item in self.scene.nodes.values()),
+                (key[1] for key in self.scene.edges),
+            )
+            self.minimap.contents_changed()
         if self._first:
             self._first = False
             self.view.holding = False
@@ -275,6 +279,9 @@ class GraphMinimap(SceneMinimap):
     def node_boxes(self) -> Iterable[NodeBox]:
         for item in self.graph_view.graph_scene.nodes.values():
             yield *item.box, item.look.color
+
+    def nodes_bounds(self) -> QRectF:
+        return QRectF(self.graph_view.graph_scene.bounds)
 
     def minimap_colors(self) -> CanvasColors:
         return self.graph_view.graph_scene.colors

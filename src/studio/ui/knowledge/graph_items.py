@@ -110,16 +110,18 @@ class NodeItem(QGraphicsPathItem):
             caption_left = (width - self.caption.boundingRect().width()) / 2
             self.caption.setPos(caption_left, top + label_height)
 
-    def place_at(self, corner: tuple[float, float]) -> None:
+    def place_at(self, corner: tuple[float, float]) -> bool:
         """Centre the node in the layout's slot whose top-left corner is ``corner``, bringing
-        its edges along."""
+        its edges along; whether it moved."""
         width, height = self.look.size
         x, y = corner[0] + (SLOT[0] - width) / 2, corner[1] + (SLOT[1] - height) / 2
-        if self.pos().x() != x or self.pos().y() != y:
-            self.setPos(x, y)
-            self.box = (x, y, x + width, y + height)
-            for edge in self.edges:
-                edge.refresh()
+        if self.pos().x() == x and self.pos().y() == y:
+            return False
+        self.setPos(x, y)
+        self.box = (x, y, x + width, y + height)
+        for edge in self.edges:
+            edge.refresh()
+        return True
 
     def center(self) -> QPointF:
         """The node's centre, in scene coordinates."""

@@ -6,7 +6,7 @@ import math
 from collections.abc import Iterable, Iterator, Mapping
 from typing import Any
 
-from PySide6.QtCore import QObject, QPointF, QRectF, Qt
+from PySide6.QtCore import QEvent, QObject, QPointF, QRectF, Qt
 from PySide6.QtGui import QBrush
 from PySide6.QtWidgets import QGraphicsScene
 
@@ -17,12 +17,17 @@ from studio.ui.knowledge.node_look import NodeLook, look_for
 
 Position = tuple[float, float]
 BULK = 100
-"""Adding or removing more nodes than this at once is done without the spatial index, rebuilt
-after: removing an item from the index costs time in proportion to the items indexed."""
+"""Removing more nodes than this at once is done without the spatial index, rebuilt after:
+removing an item from the index costs time in proportion to the items indexed. Items added
+go into the index as they come (it takes them in one batch on its next use), and dropping
+and rebuilding the index of a big scene costs more than that."""
+CHECKS_PER_PAUSE = 500
+"""Nodes compared with their items between two pauses of a drawing spread over turns."""
 MARGIN = 200.0
 """Room around the nodes, so the view can centre a node near the edge."""
 SPARE_GAP = 80.0
 SPARE_STEP = (240.0, 110.0)
+ACTIVATION = (QEvent.Type.WindowActivate, QEvent.Type.WindowDeactivate)
 
 
 class GraphScene(QGraphicsScene):
@@ -34,6 +39,10 @@ class GraphScene(QGraphicsScene):
         self.nodes: dict[str, NodeItem] = {}
         self.edges: dict[EdgeKey, EdgeItem] = {}
         self.ghosts: dict[str, NodeItem] = {}
+        self.outline = 0
+        """Counts the changes to the picture's outline (nodes and edges that came or went,
+        nodes that moved or took another look): the minimap and the legend, which draw only
+        the outline, are drawn again only when it changed."""
         """Removed nodes drawn where they were, while two moments are compared."""
         self.bounds = QRectF()
         """The box around every node, as of the last show."""
@@ -60,7 +69,7 @@ class GraphScene(QGraphicsScene):
         graph = projection.graph
         gone = [node_id for node_id in self.nodes if node_id not in graph]
         fresh = [node_id for node_id in graph.nodes if node_id not in self.nodes]
-        bulk = len(fresh) + len(gone) > BULK
+        bulk = len(gone) > BULK
         if bulk:
             self.setItemIndexMethod(QGraphicsScene.ItemIndexMethod.NoIndex)
         for node_id in gone:
@@ -68,9 +77,8 @@ class GraphScene(QGraphicsScene):
             yield
         spare = self._spare_places(fresh, positions)
         moved = bool(gone or fresh)
-        for node_id, attrs in graph.nodes(data=True):
-            place = positions.get(node_id) or spare.get(node_id)
-            moved = self._show_node(node_id, attrs, place) or moved
+        for drawn in self._draw_nodes(projection, positions, spare):
+            moved = drawn or moved
             yield
         yield from self._sync_edges(projection)
         if self.itemIndexMethod() != QGraphicsScene.ItemIndexMethod.BspTreeIndex:
@@ -116,6 +124,14 @@ class GraphScene(QGraphicsScene):
             if isinstance(item, NodeItem | EdgeItem):
                 item.make_detail()
 
+    def event(self, event: QEvent) -> bool:
+        """Once active, the scene stays so: Qt passes each activation and deactivation of the
+        window to every item, which at 15,000 items blocks the window for 30 ms or more each
+        time a dialog opens or closes, and nothing here is drawn differently for it."""
+        if event.type() in ACTIVATION and self.isActive():
+            return True
+        return super().event(event)
+
     def render(self, *args: Any, **kwargs: Any) -> None:
         """Paint the scene (an export): every node and edge in detail, as the view would."""
         if self.detail:
@@ -137,6 +153,7 @@ class GraphScene(QGraphicsScene):
     def make_node(self, node_id: str, look: NodeLook, ghost: bool = False) -> NodeItem:
         """A node item in this scene, drawn at the current level of detail."""
         item = NodeItem(node_id, look, self.colors, ghost)
+        self.outline += 1
         item.set_detail(self.detail)
         self.addItem(item)
         return item
@@ -148,11 +165,29 @@ class GraphScene(QGraphicsScene):
 
     # Nodes --------------------------------------------------------------------------------
 
+    def _draw_nodes(
+        self,
+        projection: Projection,
+        positions: Mapping[str, Position],
+        spare: Mapping[str, Position],
+    ) -> Iterator[bool]:
+        """Draw each node whose item is missing or drawn otherwise than asked, saying for each
+        whether it may have moved; the nodes drawn as asked already (most of a big graph, from
+        one show to the next) are passed over, with a pause every CHECKS_PER_PAUSE."""
+        drawn = self.nodes
+        for count, (node_id, attrs) in enumerate(projection.graph.nodes(data=True), 1):
+            place = positions.get(node_id) or spare.get(node_id)
+            item = drawn.get(node_id)
+            if item is None or item.source != _source(attrs, place):
+                yield self._show_node(node_id, attrs, place)
+            elif count % CHECKS_PER_PAUSE == 0:
+                yield False
+
     def _show_node(self, node_id: str, attrs: dict[str, Any], place: Position | None) -> bool:
         """Draw one node as asked; whether its item was made again or may have moved."""
         item = self.nodes.get(node_id)
         hidden = len(attrs.get("hidden") or ())
-        source = (attrs["type"], attrs["label"], attrs.get("data"), hidden, place)
+        source = _source(attrs, place)
         if item is not None and item.source == source:
             return False  # drawn as it is asked for
         look = look_for(attrs["type"], (attrs.get("data") or {}).get("kind"))
@@ -166,13 +201,14 @@ class GraphScene(QGraphicsScene):
         if item.words != (label, caption) or item.hidden_count != hidden:
             item.show_data(label, caption, _tooltip(node_id, label, caption, hidden))
             item.set_hidden_count(hidden, self.detail)
-        if place is not None:
-            item.place_at(place)
+        if place is not None and item.place_at(place):
+            self.outline += 1
         if self.detail and item.label is None:
             self.detail_if_shown(item, item.scene_rect())
         return True
 
     def _remove_nodes(self, node_ids: Iterable[str]) -> None:
+        self.outline += 1
         for node_id in node_ids:
             item = self.nodes.pop(node_id)
             for edge in list(item.edges):
@@ -209,6 +245,7 @@ class GraphScene(QGraphicsScene):
                 yield
 
     def _add_edge(self, key: EdgeKey) -> None:
+        self.outline += 1
         source, _type, target = key
         edge = EdgeItem(key, self.nodes[source], self.nodes[target])
         edge.refresh()
@@ -218,9 +255,16 @@ class GraphScene(QGraphicsScene):
             self.detail_if_shown(edge, edge.path().controlPointRect())
 
     def _remove_edge(self, edge: EdgeItem) -> None:
+        self.outline += 1
         edge.detach()
         self.edges.pop(edge.key, None)
         self.removeItem(edge)
+
+
+def _source(attrs: dict[str, Any], place: Position | None) -> tuple[Any, ...]:
+    """What a node item is drawn from: when this is unchanged, so is the item."""
+    hidden = len(attrs.get("hidden") or ())
+    return (attrs["type"], attrs["label"], attrs.get("data"), hidden, place)
 
 
 def _tooltip(node_id: str, label: str, caption: str, hidden: int) -> str:

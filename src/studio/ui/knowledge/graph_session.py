@@ -15,6 +15,7 @@ again and again).
 """
 
 import logging
+import sys
 from concurrent.futures import Future, ThreadPoolExecutor
 from dataclasses import dataclass, replace
 from typing import Any
@@ -62,6 +63,8 @@ class GraphSession(QObject):
         self._asked = 0
         self._kept: dict[ViewQuery, Future[DrawnView]] = {}
         """The views of the latest queries (worked out or being worked out), oldest first."""
+        self._replaced: list[KnowledgeHistory] = []
+        """Histories read before the current one, let go of once its first view is drawn."""
         self.destroyed.connect(lambda: self._worker.shutdown(wait=False, cancel_futures=True))
 
     def reload(self) -> Future[KnowledgeHistory]:
@@ -91,6 +94,7 @@ class GraphSession(QObject):
         """A history read (the first, or again after a landing): nodes seen before keep their
         places, and what landed goes in beside its neighbours, so the picture does not jump."""
         subject = self.query.subject
+        self._replaced.append(self.history)
         self.history = history
         if self.query.subject is None and len(history.subjects) == 1:
             self.query = replace(self.query, subject=history.subjects[0])
@@ -123,6 +127,9 @@ class GraphSession(QObject):
             return  # a newer choice is on its way
         self.current = drawn
         self.viewChanged.emit(drawn)
+        if self._replaced:  # every part has moved on to the new history by now
+            replaced, self._replaced = self._replaced, []
+            self._worker.submit(_let_go, replaced)
 
     def _failed(self, error: Exception) -> None:
         log.warning("knowledge view failed: %s", error)
@@ -153,6 +160,16 @@ def _drawn_view(history: KnowledgeHistory, query: ViewQuery, layout: StableLayou
             if removed["id"] in remembered:
                 positions[removed["id"]] = remembered[removed["id"]]
     return DrawnView(view, positions)
+
+
+def _let_go(replaced: list[KnowledgeHistory]) -> None:
+    """Free histories no longer shown, off the UI thread and a piece at a time; one still
+    used elsewhere (a search begun before the new history came) is only let go of."""
+    while replaced:
+        history = replaced.pop()
+        if sys.getrefcount(history) == 2:  # held by this name alone (and the call's argument)
+            history.dismantle()
+        del history
 
 
 def _went_wrong(future: "Future[DrawnView]") -> bool:
