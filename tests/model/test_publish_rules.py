@@ -5,6 +5,8 @@ from typing import Any
 import pytest
 
 from studio.model import AgentDefinition, AgentRegistry, Problem, has_errors, validate_definition
+from studio.model.validation import publish_readiness
+from studio.model.workflow import Workflow
 from studio.model.overrides import (
     DEFAULT_PROMPT_ADDITION_CAP,
     MODEL_OVERRIDE_CAP,
@@ -442,3 +444,26 @@ def test_an_http_url_with_a_substitution_in_its_origin_blocks_publishing(url: st
 def test_an_http_url_with_a_literal_origin_is_fine(url: str) -> None:
     agents = registry("fetcher", "http", {"url": url})
     assert publish_with(agents, pair(node("a", "fetcher"), node("b"))) == []
+
+
+def drawn(data: dict[str, Any]) -> Workflow:
+    """A workflow as the canvas holds it (never loaded from a file)."""
+    return Workflow.model_validate({"name": "Drawn", **data})
+
+
+def test_a_sound_workflow_with_a_placeholder_is_not_publishable_yet() -> None:
+    problems, sound = publish_readiness(
+        drawn(pair(node("a"), node("b", "placeholder-writer"))), KNOWN
+    )
+    assert sound and "agent.placeholder" in codes(problems)
+
+
+def test_a_workflow_with_a_cycle_is_not_sound() -> None:
+    data = pair(node("a"), node("b"))
+    data["edges"].append({"source": "b", "target": "a"})
+    problems, sound = publish_readiness(drawn(data), KNOWN)
+    assert not sound and has_errors(problems)
+
+
+def test_a_publishable_workflow_is_ready() -> None:
+    assert publish_readiness(drawn(pair(node("a"), node("b"))), KNOWN) == ([], True)

@@ -5,7 +5,8 @@ from typing import Any
 
 from studio.model.problems import Problem, has_errors
 from studio.model.publish_rules import override_warnings, publish_problems
-from studio.model.structure import parse_workflow
+from studio.model.structure import parse_workflow, reference_problems
+from studio.model.workflow import Workflow
 
 
 def validate_definition(
@@ -22,3 +23,13 @@ def validate_definition(
     if publish:  # publish_problems repeats the structural checks, which passed here
         return publish_problems(workflow, known_agents, prompt_cap)
     return problems + override_warnings(workflow, prompt_cap)
+
+
+def publish_readiness(
+    workflow: Workflow, known_agents: Container[str], prompt_cap: int | None = None
+) -> tuple[list[Problem], bool]:
+    """What stands between a workflow as drawn and publishing it, and whether it is a sound
+    workflow already (True: what is left is only what publishing asks more, such as real
+    agents in place of placeholders)."""
+    problems = publish_problems(workflow, known_agents, prompt_cap, template=workflow.is_blueprint)
+    return problems, not has_errors(reference_problems(workflow))

@@ -23,13 +23,17 @@ _SEVERITY_ICONS = {
 }
 
 
-def summary_text(problems: list[Problem]) -> str:
-    """ "2 errors, 1 warning", or "No problems found"."""
-    errors = sum(problem.is_error for problem in problems)
-    warnings = len(problems) - errors
+def summary_text(problems: list[Problem], sound: bool = False) -> str:
+    """ "2 errors, 1 warning", or "No problems found"; for a ``sound`` workflow whose errors
+    are only what publishing asks more, "Not publishable yet: <the first>" with the count."""
+    errors = [problem for problem in problems if problem.is_error]
+    warnings = len(problems) - len(errors)
     if not problems:
         return "No problems found."
-    parts = [(errors, "error"), (warnings, "warning")]
+    if sound and errors:
+        more = f" ({len(errors) - 1} more)" if len(errors) > 1 else ""
+        return f"Not publishable yet: {errors[0].message}{more}"
+    parts = [(len(errors), "error"), (warnings, "warning")]
     return ", ".join(f"{n} {word}{'' if n == 1 else 's'}" for n, word in parts if n)
 
 
@@ -62,12 +66,13 @@ class ProblemsPanel(QWidget):
         layout.addWidget(self.tree, 1)
         self.show_problems([])
 
-    def show_problems(self, problems: list[Problem]) -> None:
-        """Replace the list with ``problems``, in the order given."""
+    def show_problems(self, problems: list[Problem], sound: bool = False) -> None:
+        """Replace the list with ``problems``, in the order given (``sound``: of a workflow
+        that only publishing finds fault with)."""
         self._problems = list(problems)
         self.tree.clear()
         self.tree.addTopLevelItems([self._item(problem) for problem in self._problems])
-        self.summary.setText(summary_text(self._problems))
+        self.summary.setText(summary_text(self._problems, sound))
 
     def problems(self) -> list[Problem]:
         """The problems shown, in order."""

@@ -14,10 +14,10 @@ from studio.model import (
     Workflow,
     WorkflowFileError,
     load_workflow,
-    validate_definition,
     write_workflow,
 )
 from studio.model.problems import Problem
+from studio.model.validation import publish_readiness
 from studio.ui.store_calls import StoreCalls
 from studio.ui.window.action_table import ActionSpec, Key
 from studio.ui.window.answers import after_store, answered, joined, refused, then
@@ -214,9 +214,8 @@ class WorkflowActions(QObject):
         tab = self.tabs.current()
         if tab is None:
             return []
-        data = tab.editor.document.snapshot().model_dump(mode="json", by_alias=True)
-        problems = validate_definition(data, publish=True, known_agents=self.workspace.agents)
-        self.panels.show_problems(problems)
+        problems, sound = publish_readiness(tab.editor.document.snapshot(), self.workspace.agents)
+        self.panels.show_problems(problems, sound)
         errors = sum(p.is_error for p in problems)
         warnings = len(problems) - errors
         self.status.show(f"{errors} error(s), {warnings} warning(s)" if problems else "No problems")

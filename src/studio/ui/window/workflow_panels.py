@@ -20,6 +20,8 @@ class WorkflowPanels(QObject):
 
     nodeShown = Signal(str)  # a node's drawer came up (the run below follows along)
     titleChanged = Signal(str)  # what the window's title should say
+    problemsShown = Signal(int)  # how many problems the Problems panel lists now
+    inspected = Signal()  # a node's drawer or an edge's condition came up in the Inspector
 
     def __init__(self, workspace: Workspace, tabs: WorkflowTabs, parent: QWidget) -> None:
         super().__init__(parent)
@@ -69,6 +71,7 @@ class WorkflowPanels(QObject):
             self.node_drawer.show_node(node, list(self.workspace.agents))
             self.inspector.setCurrentWidget(self.node_drawer)
             self.nodeShown.emit(node_id)
+            self.inspected.emit()
 
     def show_edge(self, edge_id: str) -> None:
         """The edge's condition in the Inspector."""
@@ -77,10 +80,13 @@ class WorkflowPanels(QObject):
         if edge is not None:
             self.condition_editor.show_edge(edge)
             self.inspector.setCurrentWidget(self.condition_editor)
+            self.inspected.emit()
 
-    def show_problems(self, problems: list[Problem]) -> None:
-        """List problems under the canvas."""
-        self.problems.show_problems(problems)
+    def show_problems(self, problems: list[Problem], sound: bool = False) -> None:
+        """List problems under the canvas (``sound``: the workflow is sound, and only
+        publishing finds fault with it)."""
+        self.problems.show_problems(problems, sound)
+        self.problemsShown.emit(len(problems))
 
     def select_problem(self, problem: Problem) -> None:
         """Go to the node or edge a problem names."""

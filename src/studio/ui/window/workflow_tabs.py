@@ -19,7 +19,7 @@ from studio.workspace import Workspace
 
 WELCOME = (
     "<h1>Studio</h1><p>Create a workflow (Ctrl+N), open a file (Ctrl+O) "
-    "or use a blueprint on the left.</p>"
+    "or use a blueprint from the Workflows list.</p>"
 )
 
 

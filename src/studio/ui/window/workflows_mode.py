@@ -1,5 +1,7 @@
-"""The Workflows mode: open workflows in tabs, the Workflows dock on the left, the Inspector
-and workflow settings on the right, problems, runs and approvals below.
+"""The Workflows mode: open workflows in tabs with the canvas given most of the window; the
+Workflows list, the Inspector and the workflow settings share one column on the right (the
+Inspector comes forward when a node or an edge is selected); problems, runs and approvals
+share the bottom and come up when they have something to show.
 
 This is where the parts meet: each controller gets the workspace, the tabs and the status
 sink (and the shared parts it needs) and never another controller; what one controller's
@@ -9,14 +11,16 @@ from concurrent.futures import Future
 
 from PySide6.QtCore import QSettings, Qt, Signal
 from PySide6.QtGui import QAction
-from PySide6.QtWidgets import QMainWindow, QMenu, QWidget
+from PySide6.QtWidgets import QDockWidget, QMainWindow, QMenu, QWidget
 
 from studio.ui.run.replay_bar import ReplayBar
 from studio.ui.run.run_controller import RunController
+from studio.ui.run.sample_pin import pin_sample
 from studio.ui.storage_fault_notice import EDITS_KEPT
 from studio.ui.window.action_table import ActionSpec, build_toolbar
 from studio.ui.window.catalog_actions import CatalogActions
 from studio.ui.window.edit_actions import EditActions
+from studio.ui.window.live_problems import LiveProblems
 from studio.ui.window.live_runs import LiveRuns
 from studio.ui.window.mode import Mode
 from studio.ui.window.recent_files import RecentFiles
@@ -33,8 +37,8 @@ from studio.ui.workflow_tab import WorkflowTab
 from studio.workspace import Workspace
 
 Area = Qt.DockWidgetArea
-FIRST_SIDE_WIDTHS = (220, 320)
-FIRST_BOTTOM_HEIGHT = 250
+FIRST_SIDE_WIDTH = 280
+FIRST_BOTTOM_HEIGHT = 220
 
 
 class WorkflowsMode(Mode):
@@ -60,12 +64,14 @@ class WorkflowsMode(Mode):
         self.edits = EditActions(*parts)
         self.run_actions = RunActions(*parts, self.runs, self.run_canvas)
         self.run_docks = RunDocks(*parts, self.runs, self.run_canvas)
+        self.live_problems = LiveProblems(workspace, self.tabs, self.panels, self)
+        self._problems_brought_up = False
         self._build_docks()
         self._wire()
         self.lists.refresh()
 
     def _build_docks(self) -> None:
-        self.workflows_dock = self.add_dock("Workflows", self.lists.panel, Area.LeftDockWidgetArea)
+        self.workflows_dock = self.add_dock("Workflows", self.lists.panel, Area.RightDockWidgetArea)
         self.inspector_dock = self.add_dock(
             "Inspector", self.panels.inspector, Area.RightDockWidgetArea
         )
@@ -83,10 +89,18 @@ class WorkflowsMode(Mode):
 
     def place_docks(self) -> None:
         window = self.window
-        window.tabifyDockWidget(self.settings_dock, self.inspector_dock)
+        window.tabifyDockWidget(self.workflows_dock, self.inspector_dock)
+        window.tabifyDockWidget(self.inspector_dock, self.settings_dock)
         window.tabifyDockWidget(self.problems_dock, self.runs_dock)
         window.tabifyDockWidget(self.problems_dock, self.approvals_dock)
+        self.workflows_dock.raise_()
         self.problems_dock.raise_()
+
+    def bring_up(self, dock: QDockWidget) -> None:
+        """Show a dock (it may have been closed) and bring it to the front of its group."""
+        if dock.isHidden():
+            dock.show()
+        dock.raise_()
 
     def show_run(self, execution_id: str) -> "Future[ReplayBar | None]":
         """Open a run's workflow and replay the run on its canvas."""
@@ -99,16 +113,49 @@ class WorkflowsMode(Mode):
         self.tabs.opened.connect(self._opened)
         self.panels.titleChanged.connect(self.titleChanged)
         self.panels.nodeShown.connect(self.run_docks.select_step)
-        self.live_runs.runsChanged.connect(self.run_docks.refresh_timer.start)
-        self.run_docks.approvals.countChanged.connect(
-            lambda count: self.approvals_dock.setWindowTitle(
-                f"Approvals ({count})" if count else "Approvals"
+        self.run_docks.history.detail.samplePinned.connect(
+            lambda workflow_id, node_id, output: self.status.show(
+                pin_sample(self.tabs.of(workflow_id), node_id, output)
             )
         )
+        self.panels.inspected.connect(lambda: self.bring_up(self.inspector_dock))
+        self.panels.problemsShown.connect(self._problems_shown)
+        self.runs.runStarted.connect(lambda *_args: self.bring_up(self.runs_dock))
+        self.live_runs.runsChanged.connect(self.run_docks.refresh_timer.start)
+        self.run_docks.approvals.countChanged.connect(lambda count: self._approvals_waiting(count))
+
+    def _problems_shown(self, count: int) -> None:
+        """The Problems dock comes up when there are problems, and goes again when they are
+        gone if it came up on its own (not when the person opened it)."""
+        if count and self.problems_dock.isHidden():
+            self._problems_brought_up = True
+            self.bring_up(self.problems_dock)
+        elif not count and self._problems_brought_up:
+            self._problems_brought_up = False
+            self.problems_dock.hide()
+
+    def _approvals_waiting(self, count: int) -> None:
+        self.approvals_dock.setWindowTitle(f"Approvals ({count})" if count else "Approvals")
+        if count:
+            self.bring_up(self.approvals_dock)
+
+    def _fold_bottom(self) -> None:
+        """The first layout: the bottom docks wait until they have something to show."""
+        for dock in (self.problems_dock, self.runs_dock, self.approvals_dock):
+            dock.hide()
+        self._problems_brought_up = False
+        self.workflows_dock.raise_()
 
     def _opened(self, tab: WorkflowTab) -> None:
         tab.editor.message.connect(lambda text: self.status.show(text))
+        tab.editor.edgeSelected.connect(lambda edge_id: self._edge_shown(tab, edge_id))
         tab.autosaver.faulted.connect(lambda fault: self.status.fault(fault, EDITS_KEPT))
+
+    def _edge_shown(self, tab: WorkflowTab, edge_id: str) -> None:
+        """The run shown below follows a selected edge to what flowed along it."""
+        edge = tab.editor.document.edge(edge_id)
+        if edge is not None:
+            self.run_docks.select_step(edge.source)
 
     # What the window asks of a mode ------------------------------------------------------
 
@@ -130,9 +177,13 @@ class WorkflowsMode(Mode):
 
     def first_show(self) -> None:
         window = self.window
-        sides = [self.workflows_dock, self.inspector_dock]
-        window.resizeDocks(sides, list(FIRST_SIDE_WIDTHS), Qt.Orientation.Horizontal)
+        window.resizeDocks([self.workflows_dock], [FIRST_SIDE_WIDTH], Qt.Orientation.Horizontal)
         window.resizeDocks([self.problems_dock], [FIRST_BOTTOM_HEIGHT], Qt.Orientation.Vertical)
+        self._fold_bottom()
+
+    def shown(self, restored: bool) -> None:
+        if not restored:
+            self._fold_bottom()
 
     def theme_changed(self) -> None:
         for tab in self.tabs:
