@@ -8,7 +8,7 @@ from hypothesis import given, settings
 from hypothesis import strategies as st
 
 from studio.model.graph import Link
-from studio.model.layout import layered_layout, layout_positions
+from studio.model.layout import layered_layout, layout_positions, needs_layout
 from studio.model.workflow import Edge, Node, Position, Workflow
 from tests.model.graph_strategies import Graph, dags, graphs
 
@@ -268,3 +268,22 @@ def test_the_best_ordering_seen_is_kept() -> None:
     start = dict(zip(node_ids, rows, strict=True))
     assert crossings(start, links) == 5
     assert crossings(layered_layout(node_ids, links), links) == 1
+
+
+def workflow_at(*places: tuple[float, float]) -> Workflow:
+    nodes = [
+        {"id": f"n{i}", "agentId": "echo", "position": {"x": x, "y": y}}
+        for i, (x, y) in enumerate(places)
+    ]
+    return Workflow.model_validate({"name": "Placed", "nodes": nodes})
+
+
+def test_a_file_without_positions_needs_laying_out() -> None:
+    assert needs_layout(workflow_at((0, 0), (0, 0), (0, 0)))
+
+
+def test_overlapping_nodes_need_laying_out_and_spread_ones_do_not() -> None:
+    assert needs_layout(workflow_at((0, 0), (300, 0), (120, 30)))
+    assert not needs_layout(workflow_at((0, 0), (300, 0), (0, 140), (300, 140)))
+    assert not needs_layout(workflow_at((0, 0)))
+    assert not needs_layout(workflow_at((0, 0), (150, 70)))  # side by side, just clear

@@ -56,6 +56,21 @@ def layout_positions(workflow: Workflow) -> dict[str, Position]:
     return {node_id: Position(x=x, y=y) for node_id, (x, y) in placed.items()}
 
 
+def needs_layout(workflow: Workflow, footprint: tuple[float, float] = (200.0, 64.0)) -> bool:
+    """Whether a workflow's nodes want laying out before it is shown: two or more nodes, and
+    some drawn on top of one another (a file written without positions has them all at the
+    origin). ``footprint`` is a node's width and height on the canvas."""
+    width, height = footprint
+    placed = sorted((node.position.x, node.position.y) for node in workflow.nodes)
+    for index, (x, y) in enumerate(placed):
+        for other_x, other_y in placed[index + 1 :]:
+            if other_x - x >= width:
+                break  # sorted by x: every later node is clear of this one
+            if abs(other_y - y) < height:
+                return True
+    return False
+
+
 def _columns(ids: list[str], pairs: list[Link]) -> dict[str, int]:
     """Longest-path generation of every node not on or behind a cycle."""
     order, _stuck = topological_order(ids, pairs)

@@ -103,3 +103,13 @@ def test_selecting_a_node_brings_the_inspector_forward(qtbot, window, tmp_path) 
     qtbot.waitUntil(lambda: in_front(window.workflows.inspector_dock), timeout=WAIT_MS)
     assert not in_front(workflows_list)  # behind the Inspector in the same column
     assert window.workflows.panels.node_drawer.isVisible()
+
+
+def test_a_file_without_positions_opens_laid_out(qtbot, window, tmp_path) -> None:
+    path = write_workflow(tmp_path, "demo-echo-agent")  # no positions: every node at 0, 0
+    tab = answer(qtbot, window.workflows.files.open_workflow_file(str(path)))
+
+    hello, write = (tab.editor.scene.node_items[n].sceneBoundingRect() for n in ("hello", "write"))
+
+    assert not hello.intersects(write)
+    assert hello.right() < write.left()  # the edge runs left to right

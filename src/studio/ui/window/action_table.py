@@ -44,7 +44,7 @@ MENUS: list[tuple[str, list[str | None]]] = [
          "kg_depth_2", "kg_depth_3", None, "kg_upstream", "kg_downstream", "kg_clear_lineage",
          None, "kg_compare", "kg_now", None, "kg_refresh", "kg_relayout"],
     ),
-    ("&Help", ["about"]),
+    ("&Help", ["shortcuts", None, "about"]),
 ]  # fmt: skip
 """Each menu's actions by name; None is a separator. A name no controller supplies (yet) is
 left out, and so is a separator with nothing on one side."""
@@ -79,13 +79,24 @@ def build_action(owner: QObject, spec: ActionSpec) -> QAction:
     action.setObjectName(spec.name)
     if spec.shortcut is not None:
         action.setShortcut(QKeySequence(spec.shortcut))
-    action.setToolTip(spec.tip or spec.text.replace("&", "").replace("…", ""))
+    action.setToolTip(tooltip_of(spec.tip or plain_text(spec.text), action.shortcut()))
     action.setCheckable(spec.checkable)
     if spec.checkable:
         action.toggled.connect(spec.slot)
     else:
         action.triggered.connect(spec.slot)
     return action
+
+
+def plain_text(text: str) -> str:
+    """An action's words without the mnemonic's "&" and the dialog's "…"."""
+    return text.replace("&", "").replace("…", "")
+
+
+def tooltip_of(tip: str, shortcut: QKeySequence) -> str:
+    """A tooltip that names the shortcut, as a person types it: "Run (F5)"."""
+    keys = shortcut.toString(QKeySequence.SequenceFormat.NativeText)
+    return f"{tip} ({keys})" if keys else tip
 
 
 def build_menus(

@@ -1,7 +1,7 @@
 """The main window: a shell that hosts the modes (Workflows, Knowledge, Work), builds the
 menus from the action table, and keeps the window's size, theme and each mode's layout."""
 
-from PySide6.QtCore import QByteArray
+from PySide6.QtCore import QByteArray, Qt
 from PySide6.QtGui import QAction, QActionGroup, QCloseEvent, QShowEvent
 from PySide6.QtWidgets import QApplication, QMainWindow, QMenu, QMessageBox
 
@@ -11,6 +11,7 @@ from studio.ui.theme import THEMES, apply_theme
 from studio.ui.window.action_table import ActionSpec, Key, build_actions, build_menus
 from studio.ui.window.mode import WORK_PROMISE, Mode, PlaceholderMode
 from studio.ui.window.mode_host import ModeHost
+from studio.ui.window.shortcuts_dialog import ShortcutsDialog
 from studio.ui.window.status_sink import StatusSink
 from studio.ui.window.window_settings import window_settings
 from studio.ui.window.workflows_mode import WorkflowsMode
@@ -35,7 +36,6 @@ class MainWindow(QMainWindow):
         self.knowledge = KnowledgeMode(workspace, self.status, self)
         self.work = PlaceholderMode("work", "Work", "Ctrl+3", WORK_PROMISE, self)
         self._build_modes_and_menus()
-        self.statusBar().showMessage(self._status_text())
         self._first_show_pending = not self._restore(mode)
         self.workflows.start()
         self._connect_modes()
@@ -65,6 +65,7 @@ class MainWindow(QMainWindow):
         artifacts a run produced from the Runs panel."""
         self.knowledge.browser.runRequested.connect(self._show_run_on_canvas)
         self.workflows.artifactsRequested.connect(self._show_run_artifacts)
+        self.workflows.ingestRequested.connect(self._ingest_knowledge)
 
     def _show_run_on_canvas(self, execution_id: str) -> None:
         """The run's replay on its canvas; the graph stays in front when the run cannot be
@@ -73,6 +74,10 @@ class MainWindow(QMainWindow):
         replay.add_done_callback(
             lambda done: self.show_mode("workflows") if done.result() is not None else None
         )
+
+    def _ingest_knowledge(self) -> None:
+        self.show_mode("knowledge")
+        self.knowledge.ingest_folder()
 
     def _show_run_artifacts(self, execution_id: str) -> None:
         self.show_mode("knowledge")
@@ -94,6 +99,7 @@ class MainWindow(QMainWindow):
             spec("quit", "&Quit", Key.Quit, self.close),
             spec("reset_layout", "&Reset Layout", None, self.reset_layout),
             spec("about", "&About Studio", None, self._show_about),
+            spec("shortcuts", "&Keyboard Shortcuts", "Ctrl+/", self.show_shortcuts),
             *themes,
         ]
 
@@ -126,14 +132,17 @@ class MainWindow(QMainWindow):
 
     # Window ------------------------------------------------------------------------------
 
+    def show_shortcuts(self) -> ShortcutsDialog:
+        """Help → Keyboard Shortcuts: every command's keys, to look up or find."""
+        dialog = ShortcutsDialog(self.menus, self)
+        dialog.setAttribute(Qt.WidgetAttribute.WA_DeleteOnClose)
+        dialog.show()
+        return dialog
+
     def _show_about(self) -> None:
         QMessageBox.about(
             self, "About Studio", f"Studio {__version__}\nDraw, run and trace agent workflows."
         )
-
-    def _status_text(self) -> str:
-        agents, blueprints = len(self.workspace.agents), len(self.workspace.blueprints)
-        return f"{agents} agent(s) · {blueprints} blueprint(s) · data in {self.workspace.data_dir}"
 
     def _restore(self, mode: str | None) -> bool:
         """Size and place as last time, in the mode asked for (or the last one); True when

@@ -21,6 +21,8 @@ class Mode(QObject):
         self.window = parent
         self.docks: list[QDockWidget] = []
         self.toolbar: QToolBar | None = None
+        self.status_widgets: list[QWidget] = []
+        """What the mode shows in the status bar while it is in front."""
 
     def central(self) -> QWidget:
         """The widget in the middle of the window while this mode is shown."""

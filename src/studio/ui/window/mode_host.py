@@ -135,7 +135,8 @@ class ModeHost(QObject):
 
 
 def _set_shown(mode: Mode, shown: bool) -> None:
-    widgets = [*mode.docks, *([mode.toolbar] if mode.toolbar is not None else [])]
+    toolbar = [mode.toolbar] if mode.toolbar is not None else []
+    widgets = [*mode.docks, *toolbar, *mode.status_widgets]
     for widget in widgets:
         if widget.isHidden() == shown:  # showing a shown dock again upsets its tab bar
             widget.setVisible(shown)

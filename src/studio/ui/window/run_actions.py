@@ -50,7 +50,7 @@ class RunActions(QObject):
         """The Run menu's commands."""
         spec = ActionSpec
         return [
-            spec("run", "&Run…", "F5", self.run_current, "Run the published workflow (F5)"),
+            spec("run", "&Run…", "F5", self.run_current, "Run the published workflow"),
             spec("cancel_run", "&Cancel Run", "Shift+F5", self.cancel_current_run),
             spec(
                 "rerun", "R&e-run", "Ctrl+F5", self.rerun_current, "Run again with the same input"

@@ -16,8 +16,10 @@ from studio.model import (
     load_workflow,
     write_workflow,
 )
+from studio.model.layout import layout_positions, needs_layout
 from studio.model.problems import Problem
 from studio.model.validation import publish_readiness
+from studio.ui.canvas.style import NODE_HEIGHT, NODE_WIDTH
 from studio.ui.store_calls import StoreCalls
 from studio.ui.window.action_table import ActionSpec, Key
 from studio.ui.window.answers import after_store, answered, joined, refused, then
@@ -31,6 +33,17 @@ from studio.workspace import Workspace
 
 T = TypeVar("T")
 WORKFLOW_FILE_FILTER = "Workflows (*.yaml *.yml *.json);;All files (*)"
+
+
+def as_new_draft(workflow: Workflow) -> Workflow:
+    """A workflow read from a file as a draft to store: laid out when its nodes would be
+    drawn on top of one another (a file written without positions has them all in one spot)."""
+    draft = workflow.model_copy(update={"is_blueprint": False})
+    if not needs_layout(draft, (NODE_WIDTH, NODE_HEIGHT)):
+        return draft
+    placed = layout_positions(draft)
+    nodes = [node.model_copy(update={"position": placed[node.id]}) for node in draft.nodes]
+    return draft.model_copy(update={"nodes": nodes})
 
 
 class WorkflowActions(QObject):
@@ -91,7 +104,7 @@ class WorkflowActions(QObject):
                 self._parent, "Cannot open workflow", f"{Path(path).name}\n\n{failure}"
             )
             return answered(None)
-        opening = self._create_and_open(lambda: workflow.model_copy(update={"is_blueprint": False}))
+        opening = self._create_and_open(lambda: as_new_draft(workflow))
         return then(opening, lambda tab: self._remember(path, tab))
 
     def _remember(self, path: str, tab: WorkflowTab | None) -> WorkflowTab | None:

@@ -6,21 +6,17 @@ ask this object instead of walking the tab widget themselves."""
 from collections.abc import Callable, Iterator
 from concurrent.futures import Future
 
-from PySide6.QtCore import QObject, Qt, Signal
-from PySide6.QtWidgets import QLabel, QMessageBox, QStackedWidget, QTabWidget, QWidget
+from PySide6.QtCore import QObject, Signal
+from PySide6.QtWidgets import QMessageBox, QStackedWidget, QTabWidget, QWidget
 
 from studio.model import Workflow
 from studio.model.errors import StudioError
 from studio.ui.canvas.editor import WorkflowEditor
 from studio.ui.store_calls import StoreCalls
 from studio.ui.window.answers import after_store, answered
+from studio.ui.window.welcome_page import WelcomePage
 from studio.ui.workflow_tab import WorkflowTab
 from studio.workspace import Workspace
-
-WELCOME = (
-    "<h1>Studio</h1><p>Create a workflow (Ctrl+N), open a file (Ctrl+O) "
-    "or use a blueprint from the Workflows list.</p>"
-)
 
 
 class WorkflowTabs(QObject):
@@ -42,9 +38,7 @@ class WorkflowTabs(QObject):
         self.tab_widget.setMovable(True)
         self.tab_widget.tabCloseRequested.connect(self.close)
         self.tab_widget.currentChanged.connect(lambda _i: self.currentChanged.emit(self.current()))
-        self.welcome = QLabel(WELCOME, parent)
-        self.welcome.setObjectName("welcome")
-        self.welcome.setAlignment(Qt.AlignmentFlag.AlignCenter)
+        self.welcome = WelcomePage(parent)
         self.widget = QStackedWidget(parent)
         self.widget.addWidget(self.welcome)
         self.widget.addWidget(self.tab_widget)

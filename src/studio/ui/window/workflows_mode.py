@@ -29,6 +29,7 @@ from studio.ui.window.run_canvas import RunCanvas
 from studio.ui.window.run_docks import RunDocks
 from studio.ui.window.status_sink import StatusSink
 from studio.ui.window.stored_lists import StoredLists
+from studio.ui.window.tab_status import TabStatus
 from studio.ui.window.workflow_actions import WorkflowActions
 from studio.ui.window.workflow_panels import WorkflowPanels
 from studio.ui.window.workflow_tabs import WorkflowTabs
@@ -45,6 +46,7 @@ class WorkflowsMode(Mode):
     """Drawing, running and tracing workflows."""
 
     artifactsRequested = Signal(str)  # an execution id: show what that run produced
+    ingestRequested = Signal()  # the welcome page asked to ingest a folder of knowledge
 
     def __init__(
         self, workspace: Workspace, status: StatusSink, settings: QSettings, parent: QMainWindow
@@ -65,6 +67,9 @@ class WorkflowsMode(Mode):
         self.run_actions = RunActions(*parts, self.runs, self.run_canvas)
         self.run_docks = RunDocks(*parts, self.runs, self.run_canvas)
         self.live_problems = LiveProblems(workspace, self.tabs, self.panels, self)
+        self.tab_status = TabStatus(workspace, self.tabs, parent)
+        parent.statusBar().addWidget(self.tab_status, 1)
+        self.status_widgets.append(self.tab_status)
         self._problems_brought_up = False
         self._build_docks()
         self._wire()
@@ -108,6 +113,7 @@ class WorkflowsMode(Mode):
 
     def _wire(self) -> None:
         self.run_docks.history.artifactsRequested.connect(self.artifactsRequested)
+        self._wire_welcome()
         self.tabs.storedChanged.connect(self.lists.refresh)
         self.tabs.broughtForward.connect(self.showRequested)
         self.tabs.opened.connect(self._opened)
@@ -145,6 +151,26 @@ class WorkflowsMode(Mode):
             dock.hide()
         self._problems_brought_up = False
         self.workflows_dock.raise_()
+
+    def _wire_welcome(self) -> None:
+        welcome = self.tabs.welcome
+        welcome.newAsked.connect(self.files.new_workflow)
+        welcome.openAsked.connect(self.files.import_file)
+        welcome.recentChosen.connect(self.files.open_workflow_file)
+        welcome.blueprintAsked.connect(self._choose_blueprint)
+        welcome.ingestAsked.connect(self.ingestRequested)
+        self.tabs.currentChanged.connect(
+            lambda tab: welcome.show_recent(self.recent.files()) if tab is None else None
+        )
+        welcome.show_recent(self.recent.files())
+
+    def _choose_blueprint(self) -> None:
+        """Bring the blueprint catalog forward, its first entry chosen."""
+        self.bring_up(self.workflows_dock)
+        blueprints = self.lists.panel.blueprints
+        if blueprints.count() and blueprints.currentRow() < 0:
+            blueprints.setCurrentRow(0)
+        blueprints.setFocus()
 
     def _opened(self, tab: WorkflowTab) -> None:
         tab.editor.message.connect(lambda text: self.status.show(text))

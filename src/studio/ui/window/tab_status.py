@@ -1,0 +1,55 @@
+"""The status bar's account of the workflow in front: its name, state and version, and how
+many nodes and edges it has, kept up to date as it is edited and as tabs change; with no
+workflow open, what the workspace holds. News in the status bar covers it for a moment."""
+
+from PySide6.QtWidgets import QLabel, QWidget
+
+from studio.model import Workflow
+from studio.ui.window.workflow_tabs import WorkflowTabs
+from studio.ui.workflow_tab import WorkflowTab
+from studio.workspace import Workspace
+
+
+def tab_summary(workflow: Workflow) -> str:
+    """ "Greet · draft v2 · 3 nodes, 2 edges"."""
+    nodes, edges = len(workflow.nodes), len(workflow.edges)
+    return (
+        f"{workflow.name} · {workflow.status.lower()} v{workflow.version} · "
+        f"{nodes} node{'' if nodes == 1 else 's'}, {edges} edge{'' if edges == 1 else 's'}"
+    )
+
+
+def workspace_summary(workspace: Workspace) -> str:
+    """ "2 agents · 5 blueprints · data in /home/me/.studio"."""
+    agents, blueprints = len(workspace.agents), len(workspace.blueprints)
+    return (
+        f"{agents} agent{'' if agents == 1 else 's'} · "
+        f"{blueprints} blueprint{'' if blueprints == 1 else 's'} · data in {workspace.data_dir}"
+    )
+
+
+class TabStatus(QLabel):
+    """Follows the tab in front."""
+
+    def __init__(self, workspace: Workspace, tabs: WorkflowTabs, parent: QWidget) -> None:
+        super().__init__(parent)
+        self.setObjectName("tabStatus")
+        self.workspace, self.tabs = workspace, tabs
+        tabs.opened.connect(self._watch)
+        tabs.currentChanged.connect(lambda _tab: self.refresh())
+        self.refresh()
+
+    def refresh(self) -> None:
+        """Say what the tab in front is now (or what the workspace holds)."""
+        tab = self.tabs.current()
+        if tab is None:
+            self.setText(workspace_summary(self.workspace))
+        else:
+            self.setText(tab_summary(tab.editor.document.snapshot()))
+
+    def _watch(self, tab: WorkflowTab) -> None:
+        tab.editor.document.subscribe(lambda _event: self._edited(tab))
+
+    def _edited(self, tab: WorkflowTab) -> None:
+        if tab is self.tabs.current():
+            self.refresh()
