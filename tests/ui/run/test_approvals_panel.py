@@ -20,12 +20,13 @@ from studio.store.human_tasks import HumanTask
 from studio.ui.run.approvals_panel import (
     EMPTY_TEXT,
     NODE,
+    RUN,
     TITLE,
     WAITING,
     WORKFLOW,
     ApprovalsPanel,
 )
-from studio.ui.run.time_text import waited_text
+from studio.ui.run.time_text import short_id, waited_text
 from studio.workspace import Workspace
 from tests.ui.pixels import assert_cell_text, assert_shows_text, picture
 
@@ -108,6 +109,11 @@ def open_panel(qtbot, workspace: Workspace, runner: StepRunner) -> ApprovalsPane
 def rows(panel: ApprovalsPanel) -> list[tuple[str, str, str]]:
     items = [panel.list.topLevelItem(i) for i in range(panel.list.topLevelItemCount())]
     return [(item.text(WORKFLOW), item.text(NODE), item.text(TITLE)) for item in items]
+
+
+def runs_listed(panel: ApprovalsPanel) -> list[str]:
+    items = [panel.list.topLevelItem(i) for i in range(panel.list.topLevelItemCount())]
+    return [item.text(RUN) for item in items]
 
 
 def click_row(qtbot, panel: ApprovalsPanel, row: int) -> None:
@@ -260,6 +266,7 @@ def test_tasks_of_two_workflows_are_listed_together_oldest_first(
         ("Order intake", "Manager sign-off"),
         ("Refunds", "refund"),
     ]
+    assert runs_listed(panel) == [short_id(orders), short_id(refunds)]
     item = panel.list.topLevelItem(1)
     assert item.text(WAITING) == "just now"
     created = workspace.human_tasks.get(refunds, "refund").created_at.astimezone()

@@ -33,11 +33,11 @@ from studio.model.errors import NotFoundError
 from studio.store.human_tasks import HumanTask
 from studio.ui.panels.inline_message import InlineMessage
 from studio.ui.run.json_view import JsonView
-from studio.ui.run.time_text import timestamp_text, waited_text
+from studio.ui.run.time_text import short_id, timestamp_text, waited_text
 from studio.ui.store_calls import StoreCalls
 from studio.workspace import Workspace
 
-WORKFLOW, NODE, WAITING, TITLE = 0, 1, 2, 3
+WORKFLOW, RUN, NODE, WAITING, TITLE = 0, 1, 2, 3, 4
 TASK_ROLE = Qt.ItemDataRole.UserRole
 EMPTY_TEXT = "Nothing waits for a decision."
 COMMENT_PLACEHOLDER = "Comment (optional, kept with the decision)"
@@ -134,15 +134,15 @@ class ApprovalsPanel(QWidget):
         tree = QTreeWidget()
         tree.setObjectName("approvalsList")
         tree.setAccessibleName("Waiting approvals")
-        tree.setColumnCount(4)
-        tree.setHeaderLabels(["Workflow", "Node", "Waiting since", "Title"])
+        tree.setColumnCount(5)
+        tree.setHeaderLabels(["Workflow", "Run", "Node", "Waiting", "Title"])
         tree.setRootIsDecorated(False)
         tree.setUniformRowHeights(True)
         tree.setAlternatingRowColors(True)
         tree.setSelectionMode(QAbstractItemView.SelectionMode.SingleSelection)
         header = tree.header()
         header.setStretchLastSection(True)
-        for column in (WORKFLOW, NODE, WAITING):
+        for column in (WORKFLOW, RUN, NODE, WAITING):
             header.setSectionResizeMode(column, QHeaderView.ResizeMode.ResizeToContents)
         tree.itemSelectionChanged.connect(self._show_selected)
         return tree
@@ -320,9 +320,12 @@ class ApprovalsPanel(QWidget):
     def _item(self, approval: WaitingApproval, now: datetime) -> QTreeWidgetItem:
         task = approval.task
         when = waited_text(task.created_at, now)
-        item = QTreeWidgetItem([approval.workflow_name, approval.node_label, when, task.title])
+        run = short_id(task.execution_id)
+        texts = [approval.workflow_name, run, approval.node_label, when, task.title]
+        item = QTreeWidgetItem(texts)
         item.setData(WORKFLOW, TASK_ROLE, task)
         item.setToolTip(WORKFLOW, f"Execution {task.execution_id}")
+        item.setToolTip(RUN, f"Execution {task.execution_id}")
         item.setToolTip(NODE, f"Node id: {task.node_id}")
         item.setToolTip(WAITING, timestamp_text(task.created_at))
         item.setToolTip(TITLE, task.title)
