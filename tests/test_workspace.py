@@ -31,3 +31,9 @@ def test_one_file_imported_at_once_by_many_workspaces_is_stored_once(tmp_path: P
     assert len(workspaces[0].workflows.find()) == 1
     for workspace in workspaces:
         workspace.close()
+
+
+def test_agents_made_in_the_app_are_written_to_the_workspaces_own_folder(tmp_path: Path) -> None:
+    workspace = Workspace(data_dir=tmp_path, agent_dirs=[tmp_path / "extra"])
+    assert workspace.agents.home == tmp_path / "agents"
+    assert workspace.agent_dirs[1] == workspace.own_agents_dir == tmp_path / "agents"

@@ -27,6 +27,7 @@ from studio.model import (
     read_definition,
 )
 from studio.model.governance import GovernanceSettings
+from studio.model.layout import laid_out_if_needed
 from studio.store import (
     Database,
     ExecutionRepository,
@@ -79,7 +80,12 @@ class Workspace:
     @property
     def agent_dirs(self) -> list[Path]:
         """Folders of agent definitions, lowest precedence first: built-in, user, ``--agents``."""
-        return [builtin_agents_dir(), self.data_dir / "agents", *self.extra_agent_dirs]
+        return [builtin_agents_dir(), self.own_agents_dir, *self.extra_agent_dirs]
+
+    @property
+    def own_agents_dir(self) -> Path:
+        """The workspace's own agent definitions: where agents made in the app are written."""
+        return self.data_dir / "agents"
 
     @property
     def log_file(self) -> Path:
@@ -108,8 +114,8 @@ class Workspace:
 
     @cached_property
     def agents(self) -> AgentRegistry:
-        """The agent registry, loaded once."""
-        return AgentRegistry.from_folders(self.agent_dirs)
+        """The agent registry, loaded once; new definitions are written to ``own_agents_dir``."""
+        return AgentRegistry.from_folders(self.agent_dirs, home=self.own_agents_dir)
 
     @cached_property
     def kinds(self) -> KindRegistry:
@@ -190,6 +196,7 @@ class Workspace:
         Nothing is stored when the file is malformed or fails publish validation.
         """
         workflow = load_workflow(path).model_copy(update={"is_blueprint": False})
+        workflow = laid_out_if_needed(workflow)  # a file without positions is laid out
         published, problems = self.workflows.publish_once(workflow, self.agents)
         if has_errors(problems):
             raise PublishRefusedError(problems)

@@ -5,14 +5,14 @@ from typing import Any
 import pytest
 
 from studio.model import AgentDefinition, AgentRegistry, Problem, has_errors, validate_definition
-from studio.model.validation import publish_readiness
-from studio.model.workflow import Workflow
 from studio.model.overrides import (
     DEFAULT_PROMPT_ADDITION_CAP,
     MODEL_OVERRIDE_CAP,
     PROMPT_ADDITION_CAP_VARIABLE,
     prompt_addition_cap,
 )
+from studio.model.validation import publish_readiness
+from studio.model.workflow import Workflow
 
 KNOWN = frozenset({"demo-echo-agent"})
 

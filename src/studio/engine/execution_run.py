@@ -58,6 +58,8 @@ class ExecutionRun:
         self.retry_counts = {nid: r.retry_count for nid, r in record.node_results.items()}
         self.nodes = {node.id: node for node in self.workflow.nodes}
         self.frontier = Frontier(self.plan, self.statuses)
+        self.failure_roots: dict[str, tuple[str, ...]] = {}
+        """For each node not run because of a failure before it: the nodes that failed."""
         self.tasks: dict[asyncio.Task, str] = {}
         self.cancelled = asyncio.Event()
         self.fault: StorageFaultError | None = None
@@ -177,11 +179,12 @@ class ExecutionRun:
                 for p in self.plan.predecessors[node_id]
                 if self.statuses[p] in (FAILED, CANCELLED)
             ]
+            # Name the nodes that did fail, not those between that were never run.
+            roots = [r for p in failed for r in self.failure_roots.get(p, (p,))]
+            self.failure_roots[node_id] = tuple(dict.fromkeys(roots))
+            named = ", ".join(repr(root) for root in self.failure_roots[node_id])
             error = classified(
-                {
-                    "type": "UpstreamFailed",
-                    "message": f"upstream node {', '.join(repr(p) for p in failed)} failed",
-                }
+                {"type": "UpstreamFailed", "message": f"upstream node {named} failed"}
             )
             self._set(node_id, FAILED, "node.failed", {"error": error}, error=error)
 

@@ -10,6 +10,7 @@ error: the http kind refuses it at run time too, with the same rule, :func:`url_
 
 import re
 from collections.abc import Iterator
+from urllib.parse import urlsplit
 
 from studio.model.agents import AgentDefinition, AgentRegistry
 from studio.model.argv_code import SHELL, CodeInArgv, code_in_argv
@@ -96,3 +97,24 @@ def _url_origin_errors(node: Node, role: str, definition: AgentDefinition) -> li
         "write them out in full (https://host:port/…) and substitute only in the path or query"
     )
     return [error("http.url-origin-template", message, node_id=node.id)]
+
+
+def http_url_problem(url: str) -> str | None:
+    """What keeps ``url`` from being an http agent's URL template, or None: the scheme
+    (http or https) and the host must be written out before any substitution."""
+    if not url_origin_is_literal(url):
+        return (
+            "has a ${…} substitution in the scheme, host or port; write them out in full "
+            "(https://host:port/…) and substitute only in the path or query"
+        )
+    first = SUBSTITUTION.search(url)
+    written = url if first is None else url[: first.start()]
+    try:
+        parts = urlsplit(written)
+    except ValueError as failure:
+        return f"is not a valid URL: {failure}"
+    if parts.scheme.lower() not in ("http", "https") or not written.partition("://")[1]:
+        return "must start with http:// or https://"
+    if not parts.hostname:
+        return "has no host: write it after the scheme, as in http://example.org/…"
+    return None

@@ -57,11 +57,14 @@ class AgentRegistry:
     _definitions: dict[str, AgentDefinition] = field(default_factory=dict)
     _sources: dict[str, Path] = field(default_factory=dict)
     problems: list[AgentLoadProblem] = field(default_factory=list)
+    home: Path | None = None
+    """The folder where definitions made in the app are written (None: nowhere)."""
 
     @classmethod
-    def from_folders(cls, folders: Iterable[Path]) -> "AgentRegistry":
-        """Load every definition file in the folders that exist, in order."""
-        registry = cls()
+    def from_folders(cls, folders: Iterable[Path], home: Path | None = None) -> "AgentRegistry":
+        """Load every definition file in the folders that exist, in order; ``home`` is where
+        new definitions go."""
+        registry = cls(home=home)
         for folder in folders:
             registry.load_folder(Path(folder))
         return registry
@@ -84,6 +87,14 @@ class AgentRegistry:
                 continue
             seen_here[definition.id] = path
             self.add(definition, path)
+
+    def load_file(self, path: Path) -> AgentDefinition | None:
+        """Load one definition file and register it (a file just written, say); a file that
+        cannot be loaded goes to ``problems`` and None is returned."""
+        definition = self._load_file(path)
+        if definition is not None:
+            self.add(definition, path)
+        return definition
 
     def add(self, definition: AgentDefinition, source: Path | None = None) -> None:
         """Register a definition, replacing any with the same id."""
@@ -114,8 +125,11 @@ class AgentRegistry:
         except WorkflowFileError as failure:
             self.problems.append(AgentLoadProblem(path, failure.located_message()))
         except ValidationError as invalid:
-            details = "; ".join(
-                f"{format_path(tuple(e['loc']))}: {e['msg']}" for e in invalid.errors()
-            )
+            details = "; ".join(f"{place}: {message}" for place, message in invalid_fields(invalid))
             self.problems.append(AgentLoadProblem(path, f"invalid agent definition: {details}"))
         return None
+
+
+def invalid_fields(invalid: ValidationError) -> list[tuple[str, str]]:
+    """Each field a definition gets wrong (``settings.url``) with the validator's words."""
+    return [(format_path(tuple(error["loc"])), error["msg"]) for error in invalid.errors()]

@@ -71,6 +71,16 @@ def needs_layout(workflow: Workflow, footprint: tuple[float, float] = (200.0, 64
     return False
 
 
+def laid_out_if_needed(workflow: Workflow) -> Workflow:
+    """The workflow, laid out when its nodes would be drawn on top of one another (a file
+    written without positions has them all in one spot); else unchanged."""
+    if not needs_layout(workflow):
+        return workflow
+    placed = layout_positions(workflow)
+    nodes = [node.model_copy(update={"position": placed[node.id]}) for node in workflow.nodes]
+    return workflow.model_copy(update={"nodes": nodes})
+
+
 def _columns(ids: list[str], pairs: list[Link]) -> dict[str, int]:
     """Longest-path generation of every node not on or behind a cycle."""
     order, _stuck = topological_order(ids, pairs)

@@ -62,6 +62,9 @@ class Node(StudioModel):
     requires_approval: bool = False
     configuration: NodeConfiguration = Field(default_factory=NodeConfiguration)
     compensation: Compensation | None = None
+    sample_data: Any = None
+    """An output pinned from a run, for previewing templates that read this node's output;
+    the engine never reads it."""
 
     @property
     def label(self) -> str:

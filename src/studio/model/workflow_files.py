@@ -125,7 +125,11 @@ def import_text(text: str, fmt: FileFormat, source: str = "<text>") -> Workflow:
 def write_workflow(workflow: Workflow, path: str | Path) -> None:
     """Export to a file atomically: a crash mid-write never leaves a half-written file."""
     target = Path(path)
-    text = export_text(workflow, format_of(target))
+    write_text_file(target, export_text(workflow, format_of(target)))
+
+
+def write_text_file(target: Path, text: str) -> None:
+    """Write ``text`` atomically: a crash mid-write never leaves a half-written file."""
     handle, temporary = tempfile.mkstemp(
         dir=target.parent, prefix=f".{target.name}.", suffix=".tmp"
     )

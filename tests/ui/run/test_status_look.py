@@ -65,7 +65,7 @@ def test_colours_differ_for_success_failure_and_waiting_on_light_and_dark() -> N
 
 
 def test_an_execution_whose_runner_went_away_reads_interrupted_and_resumable() -> None:
-    assert execution_look("running", interrupted=True).text == "⏹ Interrupted · resumable"
+    assert execution_look("running", interrupted=True).text == "⏹ Interrupted"
     assert execution_look("running").text == "◐ Running"
 
 

@@ -14,7 +14,7 @@ from studio.ui.window.main_window import MainWindow
 from studio.workspace import Workspace
 from tests.ui.answers import answer
 
-WAIT_MS = 10_000
+WAIT_MS = 20_000
 
 
 @pytest.fixture
@@ -66,9 +66,9 @@ def test_problems_come_up_for_a_workflow_that_cannot_publish_and_go_once_fixed(
     tab = answer(qtbot, window.workflows.files.open_workflow_file(str(path)))
     problems = window.workflows.problems_dock
 
-    qtbot.waitUntil(problems.isVisible, timeout=WAIT_MS)
-    summary = window.workflows.panels.problems.summary.text()
-    assert summary.startswith("Not publishable yet:") and "placeholder" in summary
+    summary = window.workflows.panels.problems.summary
+    qtbot.waitUntil(lambda: summary.text().startswith("Not publishable yet:"), timeout=WAIT_MS)
+    assert problems.isVisible() and "placeholder" in summary.text()
 
     node = tab.editor.document.node("write")
     tab.editor.edit_node(node.model_copy(update={"agent_id": "demo-echo-agent"}))

@@ -12,6 +12,7 @@ from PySide6.QtWidgets import QMenu, QVBoxLayout, QWidget
 from studio.model import AgentRegistry, Edge, Node, Position, Workflow
 from studio.model.document import WorkflowDocument
 from studio.model.layout import layout_positions
+from studio.ui.agent_editor.dialog import AgentEditorDialog
 from studio.ui.canvas.clipboard import pasted_elements, selection_text
 from studio.ui.canvas.commands import (
     AddElements,
@@ -52,6 +53,7 @@ class WorkflowEditor(QWidget):
         layout.addWidget(self.view)
         self.minimap = Minimap(self.view)
         self.node_palette: NodePalette | None = None
+        self.agent_editor: AgentEditorDialog | None = None
         self._palette_position = QPointF()
         self.node_actions: list[tuple[str, Callable[[str], object]]] = []
         """Extra commands the window offers on a node's context menu (e.g. Run from here)."""
@@ -224,11 +226,21 @@ class WorkflowEditor(QWidget):
         palette.agentChosen.connect(
             lambda agent_id: self.add_node(agent_id, self._palette_position)
         )
+        palette.kindChosen.connect(self.make_agent)
         palette.move(self.view.mapToGlobal(self.view.mapFromScene(where)))
         palette.show()
         palette.search.setFocus()
         self.node_palette = palette
         return palette
+
+    def make_agent(self, kind: str) -> AgentEditorDialog:
+        """Open the agent editor for a new agent of ``kind``; once it is saved, its node is
+        placed where the palette was opened."""
+        dialog = AgentEditorDialog(kind, self.agents, self)
+        dialog.agentSaved.connect(lambda agent_id: self.add_node(agent_id, self._palette_position))
+        dialog.open()
+        self.agent_editor = dialog
+        return dialog
 
     def context_menu(self, where: QPointF, node_id: str) -> QMenu:
         """What a right-click offers: on a node, what can be done to it; elsewhere, the canvas."""

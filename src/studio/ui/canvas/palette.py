@@ -1,4 +1,5 @@
-"""The node palette: type to find an agent, Enter to add it to the canvas."""
+"""The node palette: type to find an agent, Enter to add it to the canvas; or choose a kind
+("HTTP request", "Transform"…) to make a new agent of that kind."""
 
 from PySide6.QtCore import QEvent, QObject, Qt, Signal
 from PySide6.QtGui import QKeyEvent
@@ -12,6 +13,10 @@ from PySide6.QtWidgets import (
 )
 
 from studio.model import AgentDefinition
+from studio.ui.agent_editor.kind_forms import KIND_FORMS, KindForm
+
+KIND_ROLE = Qt.ItemDataRole.UserRole + 1
+"""Where a "new agent" entry keeps the kind it makes."""
 
 
 def matches(agent: AgentDefinition, query: str) -> bool:
@@ -20,10 +25,17 @@ def matches(agent: AgentDefinition, query: str) -> bool:
     return all(word in haystack for word in query.lower().split())
 
 
+def kind_matches(form: KindForm, query: str) -> bool:
+    """Whether every word typed appears in the kind's title, name or summary."""
+    haystack = f"new agent {form.title} {form.kind} {form.summary}".lower()
+    return all(word in haystack for word in query.lower().split())
+
+
 class NodePalette(QDialog):
-    """A small searchable list of the registry's agents."""
+    """A small searchable list of the registry's agents, then the kinds a new agent can be."""
 
     agentChosen = Signal(str)
+    kindChosen = Signal(str)
 
     def __init__(self, agents: list[AgentDefinition], parent: QWidget | None = None) -> None:
         super().__init__(parent, Qt.WindowType.Popup)
@@ -46,10 +58,13 @@ class NodePalette(QDialog):
 
     def visible_agent_ids(self) -> list[str]:
         """The agents the list shows now, in order."""
-        return [
-            self.listing.item(row).data(Qt.ItemDataRole.UserRole)
-            for row in range(self.listing.count())
-        ]
+        items = (self.listing.item(row) for row in range(self.listing.count()))
+        return [item.data(Qt.ItemDataRole.UserRole) for item in items if not item.data(KIND_ROLE)]
+
+    def visible_kinds(self) -> list[str]:
+        """The titles of the "new agent" entries the list shows now, in order."""
+        items = (self.listing.item(row) for row in range(self.listing.count()))
+        return [item.text().split("    ")[0] for item in items if item.data(KIND_ROLE)]
 
     def _filter(self, query: str) -> None:
         self.listing.clear()
@@ -59,6 +74,12 @@ class NodePalette(QDialog):
                 item.setToolTip(agent.description)
                 item.setData(Qt.ItemDataRole.UserRole, agent.id)
                 self.listing.addItem(item)
+        for form in KIND_FORMS:
+            if kind_matches(form, query):
+                item = QListWidgetItem(f"{form.title}    new agent · {form.kind}")
+                item.setToolTip(f"Make a new agent: {form.summary}")
+                item.setData(KIND_ROLE, form.kind)
+                self.listing.addItem(item)
         self.listing.setCurrentRow(0)
 
     def _choose_current(self) -> None:
@@ -67,8 +88,12 @@ class NodePalette(QDialog):
             self._choose(item)
 
     def _choose(self, item: QListWidgetItem) -> None:
-        self.agentChosen.emit(item.data(Qt.ItemDataRole.UserRole))
+        kind = item.data(KIND_ROLE)
         self.accept()
+        if kind:
+            self.kindChosen.emit(kind)
+        else:
+            self.agentChosen.emit(item.data(Qt.ItemDataRole.UserRole))
 
     def eventFilter(self, watched: QObject, event: QEvent) -> bool:
         # Up and Down in the search box move through the list, as in every command palette.

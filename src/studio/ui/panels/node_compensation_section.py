@@ -69,6 +69,12 @@ class NodeCompensationSection(FormSection):
             "side_effecting": self.side_effect_check.isChecked(),
         }
 
+    def args(self) -> dict[str, Any] | None:
+        """The arguments as typed; None when compensation is off or they do not read."""
+        if not self.enable_check.isChecked() or self.args_editor.error() is not None:
+            return None
+        return self.args_editor.value() or {}
+
     def blocking_problem(self) -> str | None:
         """Why no node can be built from the section (a field's own error is shown there)."""
         if self.enable_check.isChecked() and not self.tool_combo.currentData():

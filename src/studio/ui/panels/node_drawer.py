@@ -19,6 +19,7 @@ from studio.ui.panels.node_execution_section import NodeExecutionSection
 from studio.ui.panels.node_identity_section import NodeIdentitySection
 from studio.ui.panels.node_overrides_section import NodeOverridesSection
 from studio.ui.panels.node_parameters_section import NodeParametersSection
+from studio.ui.panels.node_sample_section import NodeSampleSection
 from studio.ui.panels.validation_messages import describe_validation_error
 
 
@@ -44,12 +45,14 @@ class NodeDrawer(QWidget):
         self.parameters = NodeParametersSection()
         self.execution = NodeExecutionSection()
         self.compensation = NodeCompensationSection()
+        self.sample = NodeSampleSection()
         self._sections = (
             self.identity,
             self.overrides,
             self.parameters,
             self.execution,
             self.compensation,
+            self.sample,
         )
         self.stack = QStackedWidget()
         self.stack.addWidget(empty_state("Select a node on the canvas to configure it."))
@@ -59,6 +62,7 @@ class NodeDrawer(QWidget):
         for section in self._sections:
             section.edited.connect(self._emit_if_changed)
         self.identity.agentChanged.connect(self._on_agent_changed)
+        self.compensation.edited.connect(self._preview_templates)
 
     def show_node(self, node: Node, agents: list[AgentDefinition]) -> None:
         """Show ``node``, offering ``agents`` to choose from."""
@@ -74,6 +78,8 @@ class NodeDrawer(QWidget):
         self.parameters.load(agent, node.configuration.parameters)
         self.execution.load(node)
         self.compensation.load(node, agents)
+        self.sample.load(node)
+        self._preview_templates()
         align_label_columns(self._sections)
         self.stack.setCurrentIndex(1)
 
@@ -113,7 +119,12 @@ class NodeDrawer(QWidget):
         if _same_node(node, self._node):
             return
         self._node = node
+        self.sample.load(node)
+        self._preview_templates()
         self.nodeEdited.emit(node)
+
+    def _preview_templates(self) -> None:
+        self.sample.preview(self.compensation.args())
 
     def _form_page(self) -> QWidget:
         content = QWidget()

@@ -25,12 +25,12 @@ from studio.model.run_compare import (
     RunComparison,
     RunSide,
 )
+from studio.model.run_words import duration_words
 from studio.ui.panels.inline_message import message_colour, window_is_dark
 from studio.ui.run.compare_reads import ComparedRuns, read_compared_runs
 from studio.ui.run.json_view import JsonView
 from studio.ui.run.object_names import named
 from studio.ui.run.status_look import badge_style, execution_look, status_look
-from studio.ui.run.time_text import step_seconds_text
 from studio.ui.store_calls import StoreCalls
 from studio.workspace import Workspace
 
@@ -85,7 +85,7 @@ class RunHeader(QFrame):
         look = execution_look(run.status)
         self.status.setText(look.text)
         self.status.setStyleSheet(badge_style(look, window_is_dark()))
-        self.took.setText(f"took {step_seconds_text(run.duration)}")
+        self.took.setText(f"took {duration_words(run.duration)}")
 
 
 class CompareView(QWidget):
@@ -209,8 +209,8 @@ class CompareView(QWidget):
         cells = [
             (self.labels.get(node.node_id, node.node_id), None),
             *(_status_cell(side, dark) for side in (node.left, node.right)),
-            (step_seconds_text(node.left.duration if node.left else None), None),
-            (step_seconds_text(node.right.duration if node.right else None), None),
+            (duration_words(node.left.duration if node.left else None), None),
+            (duration_words(node.right.duration if node.right else None), None),
             (attempts_text(node), None),
             (changes_text(node), None),
         ]

@@ -11,6 +11,7 @@ from PySide6.QtWidgets import QGraphicsRectItem, QGraphicsSceneHoverEvent, QGrap
 from studio.ui.canvas.items import EdgeItem
 
 PREVIEW_CHARACTERS = 600
+SEE_IT_ALL = "Select the edge to see all of it in the Runs panel."
 
 
 class FlowLabel(QGraphicsRectItem):
@@ -69,10 +70,11 @@ class EdgeFlow:
 
 
 def preview_text(output: Any) -> str:
-    """A node output as short, readable JSON for a tooltip."""
+    """A node output as short, readable JSON for a tooltip; a long one is cut short, with
+    where to see all of it."""
     if output is None:
         return "no output recorded"
     text = json.dumps(output, indent=2, ensure_ascii=False, default=str)
     if len(text) > PREVIEW_CHARACTERS:
-        text = text[:PREVIEW_CHARACTERS] + "\n…"
+        text = f"{text[:PREVIEW_CHARACTERS]}\n…\n{SEE_IT_ALL}"
     return text

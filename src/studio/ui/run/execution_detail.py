@@ -100,9 +100,11 @@ def _key(item: QTreeWidgetItem) -> tuple[str, str]:
 
 
 class ExecutionDetail(QWidget):
-    """Shows one stored execution; emits ``resumeRequested`` with its id from the banner."""
+    """Shows one stored execution; emits ``resumeRequested`` with its id from the banner, and
+    ``samplePinned`` with the workflow id, node id and output of a step the person pinned."""
 
     resumeRequested = Signal(str)
+    samplePinned = Signal(str, str, object)
 
     def __init__(self, parent: QWidget | None = None) -> None:
         super().__init__(parent)
@@ -116,6 +118,7 @@ class ExecutionDetail(QWidget):
         self.decisions_list = _tree("decisionsList", DECISION_COLUMNS)
         self.compensations_list = _tree("compensationsList", COMPENSATION_COLUMNS)
         self.inspector = ExecutionInspector()
+        self.inspector.samplePinned.connect(self._pin_sample)
         self._pages = QStackedLayout(self)
         self._pages.addWidget(self.placeholder)
         self._pages.addWidget(self._content())
@@ -323,3 +326,7 @@ class ExecutionDetail(QWidget):
     def _request_resume(self) -> None:
         if self._record is not None:
             self.resumeRequested.emit(self._record.execution_id)
+
+    def _pin_sample(self, node_id: str, value: object) -> None:
+        if self._record is not None:
+            self.samplePinned.emit(self._record.workflow_id, node_id, value)

@@ -1,14 +1,15 @@
-"""The selected step or compensation of an execution: its error in words, and its input, output
-and raw error as coloured JSON."""
+"""The selected step or compensation of an execution: its error in words, its input and output
+as a table, a tree or raw JSON, and its raw error as coloured JSON."""
 
 from html import escape
 from typing import Any
 
-from PySide6.QtCore import Qt
+from PySide6.QtCore import Qt, Signal
 from PySide6.QtWidgets import QLabel, QTabWidget, QVBoxLayout, QWidget
 
 from studio.model.execution import COMPLETED, NodeResult
 from studio.ui.panels.inline_message import message_colour
+from studio.ui.run.data_view import DataView
 from studio.ui.run.execution_rows import CompensationEntry, error_lines
 from studio.ui.run.json_view import JsonView
 from studio.ui.run.object_names import named
@@ -19,7 +20,10 @@ INPUT_TAB, OUTPUT_TAB, ERROR_TAB = 0, 1, 2
 
 
 class ExecutionInspector(QWidget):
-    """Input, output and error of one step or one compensation."""
+    """Input, output and error of one step or one compensation; ``samplePinned`` carries a
+    node id and the step output the person pinned as that node's sample data."""
+
+    samplePinned = Signal(str, object)
 
     def __init__(self, parent: QWidget | None = None) -> None:
         super().__init__(parent)
@@ -29,7 +33,9 @@ class ExecutionInspector(QWidget):
         self.error_details.setWordWrap(True)
         self.error_details.setTextFormat(Qt.TextFormat.PlainText)
         self.error_details.setTextInteractionFlags(Qt.TextInteractionFlag.TextSelectableByMouse)
-        self.input_view, self.output_view, self.error_view = JsonView(), JsonView(), JsonView()
+        self.input_view, self.output_view, self.error_view = DataView(), DataView(), JsonView()
+        self._node_id: str | None = None  # the step shown, whose output may be pinned
+        self.output_view.pinRequested.connect(self._pin)
         for view, name in (
             (self.input_view, "inputView"),
             (self.output_view, "outputView"),
@@ -50,6 +56,7 @@ class ExecutionInspector(QWidget):
     def show_nothing(self) -> None:
         """Show that nothing is selected."""
         self.title.setText(NOTHING_SELECTED)
+        self._node_id = None
         self._show_error(None, [])
         self.input_view.show_nothing("")
         self.output_view.show_nothing("")
@@ -57,6 +64,8 @@ class ExecutionInspector(QWidget):
     def show_step(self, label: str, result: NodeResult) -> None:
         """Show a step's input, output and, when it failed, its error."""
         self.title.setText(f"<b>{escape(label)}</b><br>{status_look(result.status).text}")
+        self._node_id = result.node_id
+        self.output_view.set_pinnable(True)
         self._show_value(self.input_view, result.input, result.started_at is not None, "Not run")
         self._show_value(self.output_view, result.output, result.status == COMPLETED, "No output")
         failed = result.status == "failed"
@@ -67,6 +76,8 @@ class ExecutionInspector(QWidget):
         """Show a compensation's arguments, result and, when it failed, its raw error with the
         failure class and recommended action it was filed under."""
         look = status_look(entry.status)
+        self._node_id = None
+        self.output_view.set_pinnable(False)
         self.title.setText(
             f"<b>Compensation of {escape(label)}</b> ({escape(entry.tool)})<br>{look.text}"
         )
@@ -80,7 +91,7 @@ class ExecutionInspector(QWidget):
         self.tabs.setCurrentIndex(ERROR_TAB if failed else OUTPUT_TAB)
 
     @staticmethod
-    def _show_value(view: JsonView, value: Any, present: bool, absent: str) -> None:
+    def _show_value(view: DataView, value: Any, present: bool, absent: str) -> None:
         if present:
             view.show_value(value)
         else:
@@ -96,3 +107,7 @@ class ExecutionInspector(QWidget):
         self.error_view.show_value(error)
         self.error_details.setText("\n".join(lines))
         self.error_details.setStyleSheet(f"color: {message_colour('error')};")
+
+    def _pin(self, value: Any) -> None:
+        if self._node_id is not None:
+            self.samplePinned.emit(self._node_id, value)

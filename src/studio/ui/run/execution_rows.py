@@ -10,8 +10,15 @@ from PySide6.QtWidgets import QTreeWidgetItem
 
 from studio.model import Workflow
 from studio.model.execution import COMPENSATION_SUFFIX, ExecutionRecord, NodeResult
+from studio.model.run_words import UPSTREAM_FAILED
 from studio.store.human_tasks import HumanTask
-from studio.ui.run.status_look import NOT_STARTED, StatusLook, decision_look, status_look
+from studio.ui.run.status_look import (
+    NOT_STARTED,
+    StatusLook,
+    decision_look,
+    node_look,
+    status_look,
+)
 from studio.ui.run.time_text import NO_VALUE, duration_text, local_time_text
 
 KEY_ROLE = Qt.ItemDataRole.UserRole
@@ -105,13 +112,16 @@ def attempts_text(result: NodeResult) -> str:
 
 def step_item(label: str, result: NodeResult, dark: bool) -> QTreeWidgetItem:
     """A Steps row; a failed step unfolds into its error's lines."""
-    look = status_look(result.status)
+    look = node_look(result.status, result.error)
     duration = duration_text(result.started_at, result.completed_at)
     item = QTreeWidgetItem([label, look.text, duration, attempts_text(result)])
     item.setData(0, KEY_ROLE, ("step", result.node_id))
     item.setToolTip(0, result.node_id)
     _paint_status(item, STATUS_COLUMN["step"], look, dark)
-    _add_error_children(item, error_lines(result.error) if result.status == "failed" else [])
+    if look.status == UPSTREAM_FAILED:
+        item.setToolTip(STATUS_COLUMN["step"], str((result.error or {}).get("message", "")))
+    elif result.status == "failed":
+        _add_error_children(item, error_lines(result.error))
     return item
 
 

@@ -9,6 +9,9 @@ from PySide6.QtWidgets import QPlainTextEdit, QWidget
 
 from studio.ui.panels.pygments_highlighter import PygmentsHighlighter
 
+COLOURED_CHARACTERS = 100_000
+"""Longer text is shown plain: colouring it line by line would hold the window up."""
+
 
 def pretty_json(value: Any) -> str:
     """``value`` as indented JSON; anything JSON cannot hold is written as its text."""
@@ -33,8 +36,15 @@ class JsonView(QPlainTextEdit):
         self.highlighter = JsonHighlighter(self.document())
 
     def show_value(self, value: Any) -> None:
-        """Show ``value`` as pretty JSON."""
-        self.setPlainText(pretty_json(value))
+        """Show ``value`` as pretty JSON, coloured unless it is very long."""
+        self.show_text(pretty_json(value))
+
+    def show_text(self, text: str) -> None:
+        """Show JSON text already written, coloured unless it is very long."""
+        coloured = len(text) <= COLOURED_CHARACTERS
+        if (self.highlighter.document() is not None) != coloured:
+            self.highlighter.setDocument(self.document() if coloured else None)
+        self.setPlainText(text)
 
     def show_nothing(self, reason: str) -> None:
         """Show no value, with ``reason`` greyed in its place (e.g. "No output yet")."""

@@ -19,10 +19,10 @@ from studio.model.execution import (
     WAITING,
 )
 from studio.model.run_view import NodeView
+from studio.model.run_words import UPSTREAM_FAILED, duration_words, shown_status
 from studio.ui.canvas.items import DETAIL_THRESHOLD, NodeItem
 from studio.ui.canvas.style import NODE_HEIGHT, NODE_WIDTH
-from studio.ui.run.status_look import decision_look, status_look
-from studio.ui.run.time_text import step_seconds_text
+from studio.ui.run.status_look import decision_look, node_look, status_look
 
 PILL_HEIGHT = 20.0
 PILL_GAP = 4.0
@@ -34,6 +34,11 @@ FAR_MARKS: dict[str, tuple[tuple[float, float], ...]] = {
     WAITING: ((0.45, 0.2), (0.45, 0.8), (0.45, 0.5), (0.55, 0.5), (0.55, 0.2), (0.55, 0.8)),
 }
 """Shapes drawn on a node seen from far away, so status is never told by colour alone."""
+NOT_RUN = (SKIPPED, UPSTREAM_FAILED)
+"""Nodes the run passed by: drawn faded, their outline dashed."""
+DIMMED = 0.45
+FAILED_Z = 1.0
+"""A failed node is drawn above its neighbours, its outline thicker: the eye finds it first."""
 
 
 class NodeBadge(QGraphicsItem):
@@ -61,8 +66,10 @@ class NodeBadge(QGraphicsItem):
         if max(1, len(lines)) != max(1, len(self.lines)):  # its height: one pill a line
             self.prepareGeometryChange()
         self.lines = lines
-        self.outline = status_look(view.status).colour(self.dark)
-        self.node_item.setOpacity(0.45 if view.status == SKIPPED else 1.0)
+        shown = shown_status(view.status, view.error)
+        self.outline = status_look(shown).colour(self.dark)
+        self.node_item.setOpacity(DIMMED if shown in NOT_RUN else 1.0)
+        self.node_item.setZValue(FAILED_Z if shown == FAILED else 0.0)
         self.node_item.setToolTip(node_tooltip(self.node_item, view))
         self.update()
 
@@ -78,6 +85,7 @@ class NodeBadge(QGraphicsItem):
         node = self.node_item
         if node.scene() is not None:
             node.setOpacity(1.0)
+            node.setZValue(0.0)
             node.setToolTip(node.title + f"\nagent: {node.agent_id}")
         scene = self.scene()
         if scene is not None:
@@ -99,12 +107,9 @@ class NodeBadge(QGraphicsItem):
             painter.setBrush(QBrush(self.heat))
             painter.drawRoundedRect(QRectF(0, 0, NODE_WIDTH, NODE_HEIGHT), 8, 8)
         painter.setBrush(Qt.BrushStyle.NoBrush)
-        dash = (
-            Qt.PenStyle.DashLine
-            if self.view.status in (PENDING, SKIPPED)
-            else Qt.PenStyle.SolidLine
-        )
-        painter.setPen(QPen(self.outline, 3, dash))
+        shown = shown_status(self.view.status, self.view.error)
+        dash = Qt.PenStyle.DashLine if shown in (PENDING, *NOT_RUN) else Qt.PenStyle.SolidLine
+        painter.setPen(QPen(self.outline, 5 if shown == FAILED else 3, dash))
         painter.drawRoundedRect(QRectF(-3, -3, NODE_WIDTH + 6, NODE_HEIGHT + 6), 10, 10)
         top = NODE_HEIGHT + PILL_GAP
         for index, (text, colour) in enumerate(self.lines):
@@ -125,7 +130,7 @@ class NodeBadge(QGraphicsItem):
         painter.setPen(QPen(self.outline, 6))
         painter.setBrush(Qt.BrushStyle.NoBrush)
         painter.drawRect(box)
-        mark = FAR_MARKS.get(self.view.status)
+        mark = FAR_MARKS.get(shown_status(self.view.status, self.view.error))
         if mark is not None:
             painter.drawPolyline(
                 QPolygonF([QPointF(x * NODE_WIDTH, y * NODE_HEIGHT) for x, y in mark])
@@ -154,17 +159,19 @@ class NodeBadge(QGraphicsItem):
 
 def badge_lines(view: NodeView, now: datetime, dark: bool) -> list[tuple[str, QColor]]:
     """The pill texts under a node: its status with a detail, then decision and rollback."""
-    look = status_look(view.status)
+    look = node_look(view.status, view.error)
     text = look.text
-    if view.status == RETRYING:
+    if look.status == UPSTREAM_FAILED:
+        pass  # its words say it all; the failed node before it has the error
+    elif view.status == RETRYING:
         text = f"{look.glyph} {view.retry_text(now)}"
     elif view.status == RUNNING and view.attempt > 1:
         text = f"{look.text} · attempt {view.attempt}"
     elif view.status == COMPLETED:
-        took = "" if view.duration is None else f" · {step_seconds_text(view.duration)}"
+        took = "" if view.duration is None else f" · {duration_words(view.duration)}"
         text = f"{look.text}{took}" + (" · reused" if view.reused else "")
     elif view.status == FAILED and view.error:
-        text = f"{look.text}: {view.error.get('type', 'error')}"
+        text = f"{look.text}: {view.error.get('message') or view.error.get('type', 'error')}"
     lines = [(text, look.colour(dark))]
     if view.decision:
         decided = decision_look(view.decision)
@@ -180,8 +187,11 @@ def badge_lines(view: NodeView, now: datetime, dark: bool) -> list[tuple[str, QC
 
 def node_tooltip(item: NodeItem, view: NodeView) -> str:
     """The node's tooltip while a run is shown: name, agent, status and what went wrong."""
-    lines = [item.title, f"agent: {item.agent_id}", status_look(view.status).text]
-    if view.error:
+    look = node_look(view.status, view.error)
+    lines = [item.title, f"agent: {item.agent_id}", look.text]
+    if look.status == UPSTREAM_FAILED and view.error:
+        lines.append(str(view.error.get("message", "")))
+    elif view.error:
         lines.append(f"{view.error.get('type', 'Error')}: {view.error.get('message', '')}")
     if view.comment:
         lines.append(f"comment: {view.comment}")

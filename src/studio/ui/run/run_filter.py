@@ -24,6 +24,8 @@ def shown_status(record: ExecutionRecord, interrupted: bool) -> str:
 def word_matches(record: ExecutionRecord, interrupted: bool, word: str) -> bool:
     """Whether one lower-case word is the start of the id, part of the status or the version."""
     label = execution_look(record.status, interrupted).label.lower()
+    if interrupted:
+        label += " resumable"  # what Resume can do with it: a word to find it by
     version = record.workflow_version
     return (
         record.execution_id.lower().startswith(word)

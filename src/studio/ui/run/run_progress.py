@@ -3,11 +3,11 @@
 from PySide6.QtCore import Signal
 from PySide6.QtWidgets import QHBoxLayout, QLabel, QToolButton, QWidget
 
+from studio.model.run_words import duration_words
 from studio.ui.run.launcher_progress import LauncherProgress
 from studio.ui.run.object_names import named
 from studio.ui.run.progress_strip import ProgressStrip
 from studio.ui.run.status_look import status_look
-from studio.ui.run.time_text import seconds_text
 
 
 class RunProgress(QWidget):
@@ -50,7 +50,7 @@ class RunProgress(QWidget):
         """Show how the run ended, with a button to show it again."""
         self.execution_id = execution_id
         look = status_look(status)
-        took = "" if seconds is None else f" in {seconds_text(seconds)}"
+        took = "" if seconds is None else f" in {duration_words(seconds)}"
         self.label.setText(f"{look.text}: '{name}'{took}")
         self.bar.hide()
         self.show_button.show()

@@ -4,11 +4,14 @@ Status is never told by colour alone: every look carries a glyph and a label as 
 panels and the canvas overlay share these looks, so this module holds no widgets.
 """
 
+from collections.abc import Mapping
 from dataclasses import dataclass
+from typing import Any
 
 from PySide6.QtGui import QColor
 
 from studio.model.run_view import INTERRUPTED
+from studio.model.run_words import UPSTREAM_FAILED, shown_status, status_words
 
 NOT_STARTED = "not_started"
 """A planned compensation the unwind never reached."""
@@ -34,35 +37,36 @@ class StatusLook:
         return QColor(self.dark if dark else self.light)
 
 
-def _look(status: str, glyph: str, label: str, light: str, dark: str) -> StatusLook:
-    return StatusLook(status, glyph, label, light, dark)
+def _look(status: str, glyph: str, light: str, dark: str, label: str = "") -> StatusLook:
+    return StatusLook(status, glyph, label or status_words(status), light, dark)
 
 
 _LOOKS = {
     look.status: look
     for look in (
-        _look("pending", "○", "Pending", "#6b7078", "#a0a4ab"),
-        _look("running", "◐", "Running", "#1a66d2", "#6ea8ff"),
-        _look("completed", "✓", "Completed", "#1e7d34", "#6fcf7f"),
-        _look("failed", "✗", "Failed", "#c5221f", "#ff7b72"),
-        _look("skipped", "⤼", "Skipped", "#9aa0a6", "#7c8087"),
-        _look("waiting", "⏸", "Waiting for approval", "#a36b00", "#f2c14e"),
-        _look("retrying", "↻", "Retrying", "#c45500", "#ffa657"),
-        _look("cancelled", "⊘", "Cancelled", "#5f6368", "#b0b4b8"),
-        _look("compensating", "↺", "Compensating", "#6a3fc1", "#b392f0"),
-        _look("compensated", "↺", "Compensated", "#00796b", "#56d4c4"),
-        _look("compensation_failed", "⚠", "Compensation failed", "#c5221f", "#ff7b72"),
-        _look(NOT_STARTED, "○", "Not started", "#6b7078", "#a0a4ab"),
-        _look(INTERRUPTED, "⏹", "Interrupted · resumable", "#a34700", "#ffab70"),
+        _look("pending", "○", "#6b7078", "#a0a4ab"),
+        _look("running", "◐", "#1a66d2", "#6ea8ff"),
+        _look("completed", "✓", "#1e7d34", "#6fcf7f"),
+        _look("failed", "✗", "#c5221f", "#ff7b72"),
+        _look("skipped", "⤼", "#9aa0a6", "#7c8087"),
+        _look(UPSTREAM_FAILED, "⊘", "#80868b", "#8b9096"),
+        _look("waiting", "⏸", "#a36b00", "#f2c14e"),
+        _look("retrying", "↻", "#c45500", "#ffa657"),
+        _look("cancelled", "⊘", "#5f6368", "#b0b4b8"),
+        _look("compensating", "↺", "#6a3fc1", "#b392f0"),
+        _look("compensated", "↺", "#00796b", "#56d4c4"),
+        _look("compensation_failed", "⚠", "#c5221f", "#ff7b72"),
+        _look(NOT_STARTED, "○", "#6b7078", "#a0a4ab"),
+        _look(INTERRUPTED, "⏹", "#a34700", "#ffab70"),
     )
 }
 
 _DECISION_LOOKS = {
     look.status: look
     for look in (
-        _look("approved", "✓", "Approved", "#1e7d34", "#6fcf7f"),
-        _look("rejected", "✗", "Rejected", "#c5221f", "#ff7b72"),
-        _look("pending", "⏸", "Waiting for a decision", "#a36b00", "#f2c14e"),
+        _look("approved", "✓", "#1e7d34", "#6fcf7f", "Approved"),
+        _look("rejected", "✗", "#c5221f", "#ff7b72", "Rejected"),
+        _look("pending", "⏸", "#a36b00", "#f2c14e", "Waiting for a decision"),
     )
 }
 
@@ -79,11 +83,17 @@ def status_look(status: str) -> StatusLook:
     known = _LOOKS.get(status)
     if known is not None:
         return known
-    return StatusLook(status, "•", status.replace("_", " ").capitalize(), "#6b7078", "#a0a4ab")
+    return StatusLook(status, "•", status_words(status), "#6b7078", "#a0a4ab")
+
+
+def node_look(status: str, error: Mapping[str, Any] | None = None) -> StatusLook:
+    """The look of a node's result: "Not run · upstream failed" for a node failed only
+    because one before it did, apart from the node that failed."""
+    return status_look(shown_status(status, error))
 
 
 def execution_look(status: str, interrupted: bool = False) -> StatusLook:
-    """The look of an execution, "Interrupted · resumable" when its runner went away."""
+    """The look of an execution, "Interrupted" when its runner went away."""
     return _LOOKS[INTERRUPTED] if interrupted else status_look(status)
 
 

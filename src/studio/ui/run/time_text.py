@@ -2,7 +2,8 @@
 
 from datetime import datetime
 
-NO_VALUE = "—"
+from studio.model.run_words import NO_VALUE, duration_words
+
 SHORT_ID_LENGTH = 8
 
 
@@ -14,31 +15,11 @@ def local_time_text(moment: datetime | None) -> str:
 
 
 def duration_text(start: datetime | None, end: datetime | None) -> str:
-    """How long from ``start`` to ``end``: "0.42 s", "12 s", "3 min 4 s", "1 h 2 min"."""
+    """How long from ``start`` to ``end``, as every run view says it: "8 ms", "1.2 s",
+    "3 min 4 s" (``duration_words``), or "—" when either is unknown."""
     if start is None or end is None:
         return NO_VALUE
-    return seconds_text((end - start).total_seconds())
-
-
-def step_seconds_text(seconds: float | None) -> str:
-    """A step's duration as the canvas prints it: "8 ms", "1.2 s", or "—" when unknown."""
-    if seconds is None:
-        return NO_VALUE
-    return f"{seconds * 1000:.0f} ms" if seconds < 1 else f"{seconds:.1f} s"
-
-
-def seconds_text(seconds: float) -> str:
-    """A number of seconds as ``duration_text`` prints it."""
-    seconds = max(0.0, seconds)
-    if seconds < 10:
-        return f"{seconds:.2f} s" if seconds < 1 else f"{seconds:.1f} s"
-    if seconds < 60:
-        return f"{seconds:.0f} s"
-    minutes, rest = divmod(round(seconds), 60)
-    if minutes < 60:
-        return f"{minutes} min {rest} s"
-    hours, minutes = divmod(minutes, 60)
-    return f"{hours} h {minutes} min"
+    return duration_words((end - start).total_seconds())
 
 
 def short_id(execution_id: str) -> str:

@@ -2,7 +2,7 @@
 many nodes and edges it has, kept up to date as it is edited and as tabs change; with no
 workflow open, what the workspace holds. News in the status bar covers it for a moment."""
 
-from PySide6.QtWidgets import QLabel, QWidget
+from PySide6.QtWidgets import QLabel, QSizePolicy, QWidget
 
 from studio.model import Workflow
 from studio.ui.window.workflow_tabs import WorkflowTabs
@@ -34,6 +34,8 @@ class TabStatus(QLabel):
     def __init__(self, workspace: Workspace, tabs: WorkflowTabs, parent: QWidget) -> None:
         super().__init__(parent)
         self.setObjectName("tabStatus")
+        # A long name or data path is cut at the window's edge, never widens the window.
+        self.setSizePolicy(QSizePolicy.Policy.Ignored, QSizePolicy.Policy.Preferred)
         self.workspace, self.tabs = workspace, tabs
         tabs.opened.connect(self._watch)
         tabs.currentChanged.connect(lambda _tab: self.refresh())

@@ -85,7 +85,7 @@ class WelcomePage(QWidget):
         for row, (name, words, shortcut, help_text) in enumerate(STARTS):
             button = QPushButton(words)
             button.setObjectName(f"welcome_{name}")
-            button.setMinimumWidth(200)
+            button.setMinimumWidth(160)
             tip = f"{help_text} ({shortcut})" if shortcut else help_text
             button.setToolTip(tip)
             button.setAccessibleName(words.rstrip("…"))
@@ -105,4 +105,5 @@ def _title(text: str) -> QLabel:
 def _muted(text: str) -> QLabel:
     label = QLabel(text)
     label.setForegroundRole(QPalette.ColorRole.PlaceholderText)
+    label.setWordWrap(True)  # a narrow window wraps it rather than growing for it
     return label

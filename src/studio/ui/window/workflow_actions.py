@@ -16,10 +16,9 @@ from studio.model import (
     load_workflow,
     write_workflow,
 )
-from studio.model.layout import layout_positions, needs_layout
+from studio.model.layout import laid_out_if_needed
 from studio.model.problems import Problem
 from studio.model.validation import publish_readiness
-from studio.ui.canvas.style import NODE_HEIGHT, NODE_WIDTH
 from studio.ui.store_calls import StoreCalls
 from studio.ui.window.action_table import ActionSpec, Key
 from studio.ui.window.answers import after_store, answered, joined, refused, then
@@ -36,14 +35,9 @@ WORKFLOW_FILE_FILTER = "Workflows (*.yaml *.yml *.json);;All files (*)"
 
 
 def as_new_draft(workflow: Workflow) -> Workflow:
-    """A workflow read from a file as a draft to store: laid out when its nodes would be
-    drawn on top of one another (a file written without positions has them all in one spot)."""
-    draft = workflow.model_copy(update={"is_blueprint": False})
-    if not needs_layout(draft, (NODE_WIDTH, NODE_HEIGHT)):
-        return draft
-    placed = layout_positions(draft)
-    nodes = [node.model_copy(update={"position": placed[node.id]}) for node in draft.nodes]
-    return draft.model_copy(update={"nodes": nodes})
+    """A workflow read from a file as a draft to store, laid out if its nodes would lie on
+    top of one another."""
+    return laid_out_if_needed(workflow.model_copy(update={"is_blueprint": False}))
 
 
 class WorkflowActions(QObject):
