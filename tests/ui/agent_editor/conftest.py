@@ -26,14 +26,20 @@ class OrdersServer(ThreadingHTTPServer):
         return f"http://127.0.0.1:{self.server_address[1]}"
 
 
+ROUTES = {"/orders": ORDERS, "/orders/list": ORDERS["orders"]}
+"""What each path answers: the orders with their count, or the list of orders alone."""
+
+
 class OrdersHandler(BaseHTTPRequestHandler):
-    """GET /orders gives ORDERS, anything else a 404 with a JSON error."""
+    """GET /orders gives ORDERS, /orders/list the orders alone, anything else a 404 with a
+    JSON error."""
 
     def do_GET(self) -> None:
         if isinstance(self.server, OrdersServer):
             self.server.paths.append(self.path)
-        found = self.path.split("?")[0] == "/orders"
-        body = json.dumps(ORDERS if found else {"error": "no such thing"}).encode()
+        answer = ROUTES.get(self.path.split("?")[0])
+        found = answer is not None
+        body = json.dumps(answer if found else {"error": "no such thing"}).encode()
         self.send_response(200 if found else 404)
         self.send_header("Content-Type", "application/json")
         self.send_header("Content-Length", str(len(body)))

@@ -1,12 +1,14 @@
 """Issue acceptance: from an empty window, a designer makes an HTTP agent against a local
 server (Try it shows the response) and a Transform agent in the agent editor, adds the Echo
-agent from the palette, connects the three, publishes and runs the workflow on the engine;
-no text editor is involved."""
+agent from the palette, connects the three, publishes and runs the workflow on the engine,
+then selects the HTTP node and sees the response as a table and copies it as CSV; no text
+editor is involved."""
 
 import json
 
 import pytest
 from PySide6.QtCore import QPointF, Qt
+from PySide6.QtWidgets import QApplication
 
 from studio.workspace import Workspace
 from tests.ui.agent_editor.acting import add_pair, choose_kind
@@ -40,16 +42,16 @@ def test_make_two_agents_add_echo_connect_publish_and_run(
 
     http = choose_kind(qtbot, editor, "HTTP request", QPointF(0, 0))
     qtbot.keyClicks(http.name_edit, "Fetch orders")
-    qtbot.keyClicks(http.settings_form.editors["url"].edit, f"{orders_server.url}/orders")
+    qtbot.keyClicks(http.settings_form.editors["url"].edit, f"{orders_server.url}/orders/list")
     press(qtbot, run_loop, http.try_box.try_button)
     until(run_loop, lambda: http.try_box.output.toPlainText())
-    assert json.loads(http.try_box.output.toPlainText()) == ORDERS
+    assert json.loads(http.try_box.output.toPlainText()) == ORDERS["orders"]
     press(qtbot, run_loop, http.save_button)
 
     transform = choose_kind(qtbot, editor, "Transform", QPointF(300, 0))
     qtbot.keyClicks(transform.name_edit, "First order")
-    add_pair(qtbot, transform, "output", "message", "First: ${input.orders[0].item}")
-    add_pair(qtbot, transform, "output", "count", "${input.count}")
+    add_pair(qtbot, transform, "output", "message", "First: ${input[0].item}")
+    add_pair(qtbot, transform, "output", "then", "${input[1].item}")
     press(qtbot, run_loop, transform.save_button)
 
     palette = editor.open_palette(QPointF(600, 0))
@@ -68,5 +70,17 @@ def test_make_two_agents_add_echo_connect_publish_and_run(
     until(run_loop, lambda: "Completed" in window.workflows.live_runs.progress.label.text())
     (record,) = window.workspace.executions.find(workflow_id=tab.workflow_id)
     assert record.status == "completed"
-    assert record.output == {"message": "First: tea", "count": 2}
-    assert orders_server.paths == ["/orders", "/orders"]  # the try, then the run
+    assert record.output == {"message": "First: tea", "then": "cake"}
+    assert orders_server.paths == ["/orders/list", "/orders/list"]  # the try, then the run
+
+    history = window.workflows.run_docks.history
+    until(run_loop, lambda: history.tree.run_count() == 1)
+    history.select_execution(record.execution_id)
+    until(run_loop, lambda: not history.is_loading())
+    node = editor.scene.node_items[by_agent["fetch-orders"]]
+    point = editor.view.mapFromScene(node.sceneBoundingRect().center())
+    act(run_loop, qtbot.mouseClick, editor.view.viewport(), Qt.MouseButton.LeftButton, pos=point)
+    output = history.detail.inspector.output_view
+    until(run_loop, lambda: output.mode() == "table")
+    act(run_loop, qtbot.mouseClick, output.copy_csv_button, Qt.MouseButton.LeftButton)
+    assert QApplication.clipboard().text() == "id,item,price\n1,tea,3.5\n2,cake,4\n"
