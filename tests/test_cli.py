@@ -73,7 +73,7 @@ def test_a_cycle_is_invalid_and_the_message_names_the_loop(tmp_path: Path) -> No
     )
     result = run_studio("validate", str(path))
     assert result.returncode == 1
-    assert f"{path}: error: node 'a': the edges form a cycle: a -> b -> a" in result.stdout
+    assert f"{path}:2: error: node 'a': the edges form a cycle: a -> b -> a" in result.stdout
 
 
 def test_an_edge_to_a_missing_node_names_the_edge_and_the_node(tmp_path: Path) -> None:

@@ -349,7 +349,7 @@ def test_show_of_an_unknown_execution_exits_2() -> None:
     result = run_studio("executions", "show", "no-such-execution", "--json")
     assert result.returncode == 2
     assert result.stdout == ""
-    assert result.stderr.strip() == "studio: Execution not found"
+    assert result.stderr.strip() == "studio: no execution 'no-such-execution' in this database"
 
 
 # --- studio cancel -------------------------------------------------------------------------
@@ -367,7 +367,7 @@ def test_cancel_of_a_finished_execution_prints_it_unchanged() -> None:
 def test_cancel_of_an_unknown_execution_exits_2() -> None:
     result = run_studio("cancel", "no-such-execution")
     assert result.returncode == 2
-    assert result.stderr.strip() == "studio: Execution not found"
+    assert result.stderr.strip() == "studio: no execution 'no-such-execution' in this database"
 
 
 def wait_for_running(timeout: float = 20.0) -> dict:
@@ -502,7 +502,7 @@ def test_without_log_json_stderr_has_progress_but_the_file_still_gets_the_logs(
     result = run_studio("run", str(ECHO_DEMO))
     assert result.returncode == 0, result.stderr
     assert not any(line.startswith("{") for line in result.stderr.splitlines())
-    assert "completed" in result.stdout
+    assert "Completed" in result.stdout
     lines = (studio_data_dir / "logs" / "studio.log").read_text().splitlines()
     assert lines and all("executionId" in json.loads(line) for line in lines)
 

@@ -100,7 +100,7 @@ def test_wrong_type_points_at_the_path_and_the_node() -> None:
     assert problem.path == "nodes[0].retryPolicy.maxRetries"
     assert problem.node_id == "fetch"
     assert problem.code == "structure.int_type"
-    assert problem.message.startswith("nodes[0].retryPolicy.maxRetries: ")
+    assert problem.message.startswith("retryPolicy.maxRetries: expected a whole number")
 
 
 def test_wrong_type_in_a_later_node_names_that_node() -> None:

@@ -284,7 +284,7 @@ def test_validate_publish_warns_of_a_template_inside_a_sh_c_script(tmp_path: Pat
 
     assert result.returncode == 0, result.stdout + result.stderr
     lines = result.stdout.splitlines()
-    assert lines[0].startswith(f"{workflow}: warning: node 'say': agent 'evaluator' puts a ")
+    assert lines[0].startswith(f"{workflow}:3: warning: node 'say': agent 'evaluator' puts a ")
     assert "settings.argv[2]" in lines[0]
     assert "the substituted value is interpreted by the shell" in lines[0]
     assert '"$1"' in lines[0]

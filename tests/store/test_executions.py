@@ -132,6 +132,9 @@ def test_find_lists_newest_first_and_filters(database, executions: ExecutionRepo
     assert [r.execution_id for r in executions.find(status="running")] == [second.execution_id]
     assert len(executions.find(limit=2)) == 2
     assert all(record.node_results == {} for record in executions.find())
+    short = third.execution_id[:8]
+    assert [r.execution_id for r in executions.find(id_prefix=short)] == [third.execution_id]
+    assert executions.find(id_prefix="%") == [] and executions.find(id_prefix="_") == []
 
 
 # --- state machines ------------------------------------------------------------------------

@@ -15,6 +15,7 @@ from studio.cli.shared import (
 
 if TYPE_CHECKING:
     from studio.ui.screenshot import KnowledgeShot
+    from studio.workspace import Workspace
 
 MODES = ("workflows", "knowledge", "work")
 """The window's modes, as the mode bar shows them (kept here so the CLI loads no Qt)."""
@@ -28,8 +29,8 @@ def add_commands(commands: argparse._SubParsersAction) -> None:
     add_agents_option(gui)
     add_db_option(gui)
     gui.set_defaults(handler=run_gui)
-    shot = commands.add_parser("screenshot", help="render the app offscreen to a PNG")
-    shot.add_argument("out", help="the PNG file to write")
+    shot = commands.add_parser("screenshot", help="render the app offscreen to a picture")
+    shot.add_argument("out", help="the picture to write (.png, .jpg or .jpeg)")
     shot.add_argument("--open", dest="file", help="a workflow file to open first")
     shot.add_argument(
         "--view",
@@ -40,7 +41,9 @@ def add_commands(commands: argparse._SubParsersAction) -> None:
     shot.add_argument("--size", default="1280x800", help="window size as WIDTHxHEIGHT")
     add_mode_option(shot)
     shot.add_argument(
-        "--run", metavar="EXECUTION", help="show this run (an id, or 'last') on its canvas"
+        "--run",
+        metavar="EXECUTION",
+        help="show this run (its id or first 6+ characters, or 'last') on its canvas",
     )
     shot.add_argument(
         "--replay-at",
@@ -91,27 +94,66 @@ def run_gui(args: argparse.Namespace) -> int:
 
 
 def run_screenshot(args: argparse.Namespace) -> int:
-    """``studio screenshot``: render the app offscreen to a PNG file."""
-    from studio.ui.screenshot import parse_size, render_screenshot
+    """``studio screenshot``: render the app offscreen to a picture. Whatever the app would
+    ask about in a dialog (a file it cannot open, a run that is not there) is refused here
+    with one line on stderr and exit 2: nothing waits for a click."""
+    from studio.ui.screenshot import parse_size, picture_format, render_screenshot
 
     try:
         size = parse_size(args.size)
+        picture_format(args.out)
     except ValueError as failure:
         return fail(str(failure), EXIT_UNREADABLE)
+    if args.replay_at is not None and args.run is None:
+        return fail("--replay-at replays a run: name it with --run ID (or --run last)")
+    if args.file is not None:
+        problem = workflow_file_problem(args.file)
+        if problem is not None:
+            return fail(problem)
     workspace = workspace_for(args)
-    run = args.run
-    if run == "last":
-        latest = workspace.executions.find(limit=1)
-        if not latest:
-            return fail("--run last: there are no runs in this database")
-        run = latest[0].execution_id
     try:
         shot = knowledge_shot(args)
     except ArgumentProblem as problem:
         return fail(str(problem), EXIT_UNREADABLE)
     return render_screenshot(
-        workspace, Path(args.out), size, args.file, args.view, run, args.replay_at, args.mode, shot
+        workspace,
+        Path(args.out),
+        size,
+        args.file,
+        args.view,
+        chosen_run(workspace, args.run),
+        args.replay_at,
+        args.mode,
+        shot,
     )
+
+
+def workflow_file_problem(file: str) -> str | None:
+    """Why the app could not open ``file`` (what its dialog would say), or None."""
+    from studio.model import DefinitionError, WorkflowFileError, load_workflow
+
+    try:
+        load_workflow(file)
+    except WorkflowFileError as failure:
+        return f"cannot open {failure}"
+    except DefinitionError as failure:
+        return f"cannot open {file}: {failure}"
+    return None
+
+
+def chosen_run(workspace: "Workspace", run: str | None) -> str | None:
+    """The execution ``--run`` names: an id, a unique prefix of one, or ``last``;
+    ArgumentProblem when there is no such run."""
+    if run is None:
+        return None
+    if run == "last":
+        latest = workspace.executions.find(limit=1)
+        if not latest:
+            raise ArgumentProblem("--run last: there are no runs in this database")
+        return latest[0].execution_id
+    from studio.cli.ids import resolve_execution
+
+    return resolve_execution(workspace, run)
 
 
 def knowledge_shot(args: argparse.Namespace) -> "KnowledgeShot":

@@ -15,12 +15,14 @@ from datetime import UTC, datetime
 from pathlib import Path
 from typing import Any
 
+from studio.cli.kg_ingest import ingest_each
 from studio.cli.shared import EXIT_INVALID, EXIT_OK, ArgumentProblem, fail, workspace_for
 from studio.knowledge.knowledge_base import KnowledgeBase, Verification
 from studio.knowledge.landing import ArtifactRejectedError
-from studio.knowledge.projection import ViewOptions, lineage, neighbourhood
+from studio.knowledge.projection import Projection, ViewOptions, lineage, neighbourhood
 from studio.model.errors import StudioError
 from studio.model.knowledge import ArtifactVersion
+from studio.model.text_files import UnreadableFileError, read_text_file
 from studio.store.errors import StorageFaultError
 from studio.store.knowledge import ArtifactIntegrityError, DamagedVersion
 
@@ -28,9 +30,7 @@ from studio.store.knowledge import ArtifactIntegrityError, DamagedVersion
 def kg_land(args: argparse.Namespace) -> int:
     """``studio kg land FILE``: lint and land one artifact; prints its ref, and says so on
     stderr when that exact text had landed already (nothing new is stored then)."""
-    text = _read(Path(args.file))
-    if text is None:
-        return fail(f"cannot read {args.file}")
+    text = read_artifact(Path(args.file), "land")
     try:
         landed = _knowledge(args).land_text(text, source=args.file)
     except ArtifactRejectedError as rejected:
@@ -48,16 +48,14 @@ def kg_land(args: argparse.Namespace) -> int:
 
 
 def kg_ingest(args: argparse.Namespace) -> int:
-    """``studio kg ingest DIR``: land a folder in date order, with a progress bar."""
+    """``studio kg ingest DIR``: land a folder in date order, with a progress bar; each file
+    that does not land is named with why (exit 1), the others land."""
     folder = Path(args.folder)
     if not folder.is_dir():
         return fail(f"{folder} is not a folder")
     show = None if (args.quiet or args.json) else _progress_bar
     try:
-        refs = _knowledge(args).ingest(folder, show)
-    except ArtifactRejectedError as rejected:
-        _end_progress(show)
-        return _rejected(rejected, args.json)
+        outcome = ingest_each(_knowledge(args), folder, show)
     except StorageFaultError:
         _end_progress(show)
         raise  # the store failed, not a file: one line from main, exit 2
@@ -65,8 +63,14 @@ def kg_ingest(args: argparse.Namespace) -> int:
         _end_progress(show)
         return fail(str(failure), EXIT_INVALID)
     _end_progress(show)
-    _print(args, {"landed": refs}, f"landed {len(refs)} artifact(s) from {folder}")
-    return EXIT_OK
+    for path, reason in outcome.failed:
+        print(f"studio: {path}: {reason}", file=sys.stderr)
+    failed = [{"file": str(path), "reason": reason} for path, reason in outcome.failed]
+    text = f"landed {len(outcome.refs)} artifact(s) from {folder}"
+    if failed:
+        text += f"; {len(failed)} file(s) did not land"
+    _print(args, {"landed": outcome.refs} | ({"failed": failed} if failed else {}), text)
+    return EXIT_INVALID if failed else EXIT_OK
 
 
 def kg_show(args: argparse.Namespace) -> int:
@@ -76,10 +80,11 @@ def kg_show(args: argparse.Namespace) -> int:
     try:
         graph = _knowledge(args).graph(options, _time(args.as_of), damaged)
         if args.around:
+            around = node_named(graph, args.around)
             graph = (
-                lineage(graph, args.around, args.lineage)
+                lineage(graph, around, args.lineage)
                 if args.lineage
-                else neighbourhood(graph, args.around, args.depth)
+                else neighbourhood(graph, around, args.depth)
             )
     except KeyError:
         _report_damage(damaged)  # the node may be one of a damaged version's, left out
@@ -116,9 +121,7 @@ def kg_search(args: argparse.Namespace) -> int:
 
 def kg_lint(args: argparse.Namespace) -> int:
     """``studio kg lint FILE``: exit 1 with every problem, 0 when it would land."""
-    text = _read(Path(args.file))
-    if text is None:
-        return fail(f"cannot read {args.file}")
+    text = read_artifact(Path(args.file), "lint")
     problems = _knowledge(args).lint(text)
     if args.json:
         print(json.dumps([problem.to_data() for problem in problems], indent=2))
@@ -269,6 +272,20 @@ def _knowledge(args: argparse.Namespace) -> KnowledgeBase:
     return workspace_for(args).knowledge
 
 
+def node_named(graph: Projection, name: str) -> str:
+    """The node a person named: its id, or a bare item id (``REQ-1``) when exactly one
+    subject has it; KeyError when neither."""
+    nodes = graph.graph.nodes
+    if name in nodes:
+        return name
+    matches = sorted(node for node in nodes if str(node).rsplit("/", 1)[-1] == name)
+    if len(matches) > 1:
+        raise ArgumentProblem(f"'{name}' names several nodes: {', '.join(matches)}")
+    if not matches:
+        raise KeyError(name)
+    return matches[0]
+
+
 def _view(args: argparse.Namespace) -> ViewOptions:
     return ViewOptions(
         items=args.items, units=args.units, sections=args.sections, subject=args.subject
@@ -293,11 +310,15 @@ def parse_moment(text: str) -> datetime:
     return moment if moment.tzinfo else moment.replace(tzinfo=UTC)
 
 
-def _read(path: Path) -> str | None:
+def read_artifact(path: Path, verb: str) -> str:
+    """The text of one artifact file; ArgumentProblem says why there is none (missing, a
+    folder, binary, not UTF-8)."""
+    if path.is_dir():
+        raise ArgumentProblem(f"cannot {verb} {path}: it is a folder; `studio kg ingest` lands one")
     try:
-        return path.read_text(encoding="utf-8")
-    except (OSError, UnicodeDecodeError):
-        return None
+        return read_text_file(path)
+    except UnreadableFileError as unreadable:
+        raise ArgumentProblem(f"cannot {verb} {path}: {unreadable.reason}") from None
 
 
 def _rejected(rejected: ArtifactRejectedError, as_json: bool) -> int:

@@ -5,8 +5,8 @@ import sys
 from collections.abc import Sequence
 
 from studio import __version__
-from studio.cli import desktop, doctor, knowledge, runs, validation
-from studio.cli.shared import EXIT_UNREADABLE
+from studio.cli import desktop, doctor, knowledge, runs, validation, workflows
+from studio.cli.shared import EXIT_UNREADABLE, ArgumentProblem
 from studio.model.errors import StudioError
 from studio.model.workflow_files import WorkflowFileError
 
@@ -21,6 +21,9 @@ def main(argv: Sequence[str] | None = None) -> int:
         print("studio: interrupted", file=sys.stderr)
         return 130
     except BrokenPipeError:
+        return EXIT_UNREADABLE
+    except ArgumentProblem as problem:  # an id that names no one thing, a time that is none
+        print(f"studio: {problem}", file=sys.stderr)
         return EXIT_UNREADABLE
     except (StudioError, WorkflowFileError) as failure:  # a database or settings file
         print(f"studio: {failure}", file=sys.stderr)
@@ -37,6 +40,7 @@ def build_parser() -> argparse.ArgumentParser:
     desktop.add_commands(commands)
     validation.add_commands(commands)
     runs.add_commands(commands)
+    workflows.add_commands(commands)
     knowledge.add_commands(commands)
     doctor.add_commands(commands)
     parser.set_defaults(file=None, agents=[], db=None, mode=None)

@@ -5,6 +5,7 @@ import time
 from typing import TextIO
 
 from studio.model.execution import ExecutionEvent
+from studio.model.run_words import UPSTREAM_FAILED, duration_words, shown_status, status_words
 
 _SYMBOLS = {
     "node.started": "▶",
@@ -58,12 +59,14 @@ class ProgressPrinter:
         if event.type == "node.retrying":
             error = payload.get("error", {})
             return (
-                f"retrying in {payload.get('delay', 0):.2f} s "
+                f"retrying in {duration_words(payload.get('delay', 0))} "
                 f"(retry {payload.get('retryCount')} of {payload.get('maxRetries')}): "
                 f"{error.get('type')}: {error.get('message')}"
             )
         if event.type == "node.failed":
             error = payload.get("error", {})
+            if shown_status("failed", error) == UPSTREAM_FAILED:
+                return f"{status_words(UPSTREAM_FAILED).lower()}: {error.get('message')}"
             return f"failed: {error.get('type')}: {error.get('message')}"
         if event.type == "node.waiting":
             return f"waiting for approval: {payload.get('title')}"
@@ -88,7 +91,7 @@ class ProgressPrinter:
 
     def _elapsed(self, node_id: str) -> str:
         started = self._started.get(node_id)
-        return f"{time.monotonic() - started:.2f} s" if started is not None else "?"
+        return duration_words(time.monotonic() - started) if started is not None else "?"
 
 
 def _compensation_detail(event: ExecutionEvent) -> str:

@@ -7,6 +7,8 @@ import sys
 from pathlib import Path
 from typing import Any
 
+from studio.cli.execution_text import listing_line, record_lines, took_seconds
+from studio.cli.ids import resolve_execution, resolve_workflow, resolving
 from studio.cli.progress import ProgressPrinter
 from studio.cli.shared import (
     EXIT_INVALID,
@@ -48,7 +50,7 @@ def run_resume(args: argparse.Namespace) -> int:
     """``studio resume``: continue from the store alone; completed nodes are not run again."""
     workspace = _workspace(args)
     try:
-        record = workspace.executions.get(args.execution_id)
+        record = workspace.executions.get(resolve_execution(workspace, args.execution_id))
     except StudioError as failure:
         return fail(str(failure))
     return _drive(workspace, args, record.execution_id, len(record.node_results))
@@ -58,7 +60,7 @@ def run_cancel(args: argparse.Namespace) -> int:
     """``studio cancel``: a finished execution is reported unchanged."""
     workspace = workspace_for(args)
     try:
-        record = workspace.runner().cancel(args.execution_id)
+        record = workspace.runner().cancel(resolve_execution(workspace, args.execution_id))
     except StudioError as failure:
         return fail(str(failure))
     _print_record(record, args.json)
@@ -68,16 +70,13 @@ def run_cancel(args: argparse.Namespace) -> int:
 def run_executions_list(args: argparse.Namespace) -> int:
     """``studio executions list``."""
     workspace = workspace_for(args)
-    records = workspace.executions.find(workflow_id=args.workflow, status=args.status)
+    workflow_id = resolving(resolve_workflow, workspace, args.workflow)
+    records = workspace.executions.find(workflow_id=workflow_id, status=args.status)
     if args.json:
         print(json.dumps([_summary(record) for record in records], indent=2))
         return EXIT_OK
     for record in records:
-        summary = _summary(record)
-        print(
-            f"{record.execution_id}  {record.status:<9}  v{record.workflow_version:<3} "
-            f"{summary['startedAt'] or '-':<27}  {_duration_text(summary['durationSeconds'])}"
-        )
+        print(listing_line(record, _summary(record)["startedAt"]))
     return EXIT_OK
 
 
@@ -85,7 +84,7 @@ def run_executions_show(args: argparse.Namespace) -> int:
     """``studio executions show ID``."""
     workspace = workspace_for(args)
     try:
-        record = workspace.executions.get(args.execution_id)
+        record = workspace.executions.get(resolve_execution(workspace, args.execution_id))
     except StudioError as failure:
         return fail(str(failure))
     events = workspace.executions.events(record.execution_id) if args.events else None
@@ -135,7 +134,7 @@ def _workflow_to_run(workspace: Workspace, target: str):
     path = Path(target)
     if path.suffix.lower() in (".yaml", ".yml", ".json") or path.is_file():
         return workspace.import_and_publish(path)
-    return workspace.workflows.get(target)
+    return workspace.workflows.get(resolve_workflow(workspace, target))
 
 
 def _drive(workspace: Workspace, args: argparse.Namespace, execution_id: str, nodes: int) -> int:
@@ -180,15 +179,16 @@ def run_approve(args: argparse.Namespace) -> int:
     """``studio approve``: record a decision (who, when, comment) and resume a waiting run."""
     workspace = _workspace(args)
     runner = workspace.runner()
+    execution_id = resolve_execution(workspace, args.execution_id)
     try:
         task = runner.decide(
-            args.execution_id,
+            execution_id,
             args.node_id,
             approved=not args.reject,
             by=args.by,
             comment=args.comment,
         )
-        record = workspace.executions.get(args.execution_id)
+        record = workspace.executions.get(execution_id)
     except AlreadyDecidedError as refused:
         return fail(str(refused), EXIT_INVALID)
     except StudioError as failure:
@@ -220,28 +220,14 @@ def _print_record(record: ExecutionRecord, as_json: bool) -> None:
     if as_json:
         print(json.dumps(record.to_data(), indent=2))
         return
-    summary = _summary(record)
-    print(
-        f"execution {record.execution_id}: {record.status} "
-        f"({_duration_text(summary['durationSeconds'])})"
-    )
-    for node_id, result in record.node_results.items():
-        retries = f", {result.retry_count} retries" if result.retry_count else ""
-        error = (
-            f" — {result.error.get('type')}: {result.error.get('message')}" if result.error else ""
-        )
-        print(f"  {node_id:<24} {result.status:<9}{retries}{error}")
-    if record.error:
-        print(f"  error: {record.error.get('message')}")
+    print("\n".join(record_lines(record)))
     if record.status == COMPLETED:
         print(f"  output: {json.dumps(record.output)}")
 
 
 def _summary(record: ExecutionRecord) -> dict[str, Any]:
     data = record.to_data()
-    duration = None
-    if record.started_at and record.completed_at:
-        duration = (record.completed_at - record.started_at).total_seconds()
+    duration = took_seconds(record)
     return {
         key: data[key]
         for key in (
@@ -253,7 +239,3 @@ def _summary(record: ExecutionRecord) -> dict[str, Any]:
             "completedAt",
         )
     } | {"durationSeconds": duration}
-
-
-def _duration_text(seconds: float | None) -> str:
-    return "-" if seconds is None else f"{seconds:.2f} s"

@@ -3,8 +3,9 @@
 import argparse
 import json
 import sys
-from collections.abc import Container
+from collections.abc import Callable, Container
 
+from studio.cli.agent_names import with_agent_suggestions
 from studio.cli.shared import (
     EXIT_INVALID,
     EXIT_OK,
@@ -20,6 +21,9 @@ from studio.model import (
     read_definition,
     validate_definition,
 )
+from studio.model.source_lines import SourceLines
+from studio.model.text_files import UnreadableFileError, read_text_file
+from studio.model.workflow_files import format_of
 
 
 def add_commands(commands: argparse._SubParsersAction) -> None:
@@ -38,20 +42,45 @@ def add_commands(commands: argparse._SubParsersAction) -> None:
 
 
 def run_validate(args: argparse.Namespace) -> int:
-    """``studio validate``: exit 0 valid, 1 invalid, 2 unreadable."""
+    """``studio validate``: exit 0 valid, 1 invalid, 2 unreadable. Each problem names the
+    line it is about; an agent the registry does not hold is an error with ``--publish`` and
+    a warning without, either way with the agent ids it may have meant."""
     try:
         data = read_definition(args.file)
     except WorkflowFileError as failure:
         return report_unreadable(args, failure)
-    known_agents: Container[str] = workspace_for(args).agents if args.publish else frozenset()
+    agents = workspace_for(args).agents
+    known_agents: Container[str] = agents if args.publish else frozenset()
     problems = validate_definition(data, publish=args.publish, known_agents=known_agents)
+    problems = with_agent_suggestions(data, problems, agents, warn=not args.publish)
+    lines = source_lines(args.file, problems)
     valid = not has_errors(problems)
     if args.json:
-        document = {"file": args.file, "valid": valid, "problems": [p.to_data() for p in problems]}
+        found = [_located(p.to_data(), lines.line_of_problem(p, data)) for p in problems]
+        document = {"file": args.file, "valid": valid, "problems": found}
         print(json.dumps(document, indent=2))
     else:
-        print_problems(args.file, problems, publish=args.publish)
+        print_problems(
+            args.file,
+            problems,
+            publish=args.publish,
+            where=lambda problem: lines.line_of_problem(problem, data),
+        )
     return EXIT_OK if valid else EXIT_INVALID
+
+
+def source_lines(file: str, problems: list[Problem]) -> SourceLines:
+    """Where the file's keys are written (nothing is read again when there are no problems)."""
+    if not problems:
+        return SourceLines({})
+    try:
+        return SourceLines.of_text(read_text_file(file), format_of(file))
+    except (UnreadableFileError, WorkflowFileError):
+        return SourceLines({})
+
+
+def _located(data: dict, line: int | None) -> dict:
+    return data if line is None else data | {"line": line}
 
 
 def report_unreadable(args: argparse.Namespace, failure: WorkflowFileError) -> int:
@@ -64,10 +93,17 @@ def report_unreadable(args: argparse.Namespace, failure: WorkflowFileError) -> i
     return EXIT_UNREADABLE
 
 
-def print_problems(file: str, problems: list[Problem], *, publish: bool) -> None:
-    """One line per problem, then a verdict."""
+def print_problems(
+    file: str,
+    problems: list[Problem],
+    *,
+    publish: bool,
+    where: Callable[[Problem], int | None] = lambda _problem: None,
+) -> None:
+    """One line per problem (``FILE:LINE: …`` when its line is known), then a verdict."""
     for problem in problems:
-        print(f"{file}: {problem.describe()}")
+        line = where(problem)
+        print(f"{file}{'' if line is None else f':{line}'}: {problem.describe()}")
     errors = sum(problem.is_error for problem in problems)
     warnings = len(problems) - errors
     if errors:

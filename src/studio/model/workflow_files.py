@@ -11,6 +11,7 @@ import yaml
 from studio.model.input_limits import InputLimitError, limit_problem, parse_json_text
 from studio.model.safe_yaml import YamlLimitError, load_yaml_text
 from studio.model.structure import load_workflow_data
+from studio.model.text_files import UnreadableFileError, read_text_file
 from studio.model.workflow import SERVER_FIELDS, Workflow
 
 FileFormat = Literal["yaml", "json"]
@@ -62,9 +63,9 @@ def read_definition(path: str | Path) -> Any:
     """Load the raw data of a YAML or JSON file, with the line of any syntax error."""
     fmt = format_of(path)
     try:
-        text = Path(path).read_text(encoding="utf-8")
-    except (OSError, UnicodeDecodeError) as failure:
-        raise WorkflowFileError(str(path), f"cannot read the file: {failure}") from failure
+        text = read_text_file(path)
+    except UnreadableFileError as failure:
+        raise WorkflowFileError(str(path), f"cannot read the file: {failure.reason}") from None
     return parse_text(text, fmt, str(path))
 
 

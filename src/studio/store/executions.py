@@ -130,18 +130,30 @@ class ExecutionRepository(ExecutionClaims, CompensationRecords):
         workflow_id: str | None = None,
         status: str | None = None,
         execution_id: str | None = None,
+        id_prefix: str | None = None,
         limit: int = 200,
     ) -> list[ExecutionRecord]:
-        """Executions, newest first, without node results."""
+        """Executions, newest first, without node results; ``id_prefix``: those whose id
+        starts with it (a short id a person typed)."""
         query = select(executions).order_by(executions.c.created_at.desc()).limit(limit)
         if execution_id is not None:
             query = query.where(executions.c.id == execution_id)
+        if id_prefix is not None:
+            query = query.where(executions.c.id.startswith(id_prefix, autoescape=True))
         if workflow_id is not None:
             query = query.where(executions.c.workflow_id == workflow_id)
         if status is not None:
             query = query.where(executions.c.status == status)
         with self.database.read() as connection:
             return [execution_record(row) for row in connection.execute(query)]
+
+    def count(self, *, workflow_id: str | None = None) -> int:
+        """How many executions there are (of one workflow, if given)."""
+        query = select(func.count()).select_from(executions)
+        if workflow_id is not None:
+            query = query.where(executions.c.workflow_id == workflow_id)
+        with self.database.read() as connection:
+            return int(connection.execute(query).scalar_one())
 
     def node_output(self, execution_id: str, node_id: str) -> Any:
         """One node's recorded output (None if it has none), without reading the others."""

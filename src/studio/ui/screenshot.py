@@ -1,5 +1,6 @@
 """Render the app offscreen to a PNG, so a change to the UI can be looked at without a screen."""
 
+import logging
 import os
 import sys
 import tempfile
@@ -14,6 +15,18 @@ from studio.workspace import Workspace
 
 T = TypeVar("T")
 VIEWS = ("main", "canvas", "knowledge")
+PICTURE_FORMATS = {".png": "PNG", ".jpg": "JPEG", ".jpeg": "JPEG"}
+"""The picture a file name asks for, by its extension."""
+HARMLESS_QT_MESSAGES = frozenset(
+    {
+        "This plugin does not support propagateSizeHints()",
+        "This plugin does not support raise()",
+    }
+)
+"""What the offscreen platform says of window-manager calls it has no use for: not printed."""
+MODAL_CHECK_MS = 50
+"""How often a picture being taken looks for a dialog waiting for a click."""
+_qt_log = logging.getLogger("studio.qt")
 
 
 @dataclass(frozen=True)
@@ -39,6 +52,15 @@ def parse_size(text: str) -> tuple[int, int]:
     return int(width), int(height)
 
 
+def picture_format(out: str | Path) -> str:
+    """The image format ``out``'s extension asks for (PNG or JPEG); ValueError otherwise."""
+    suffix = Path(out).suffix.lower()
+    if suffix not in PICTURE_FORMATS:
+        known = ", ".join(PICTURE_FORMATS)
+        raise ValueError(f"cannot write {out}: a picture's name ends in {known}")
+    return PICTURE_FORMATS[suffix]
+
+
 def render_screenshot(
     workspace: Workspace,
     out: Path,
@@ -50,57 +72,147 @@ def render_screenshot(
     mode: str | None = None,
     knowledge: KnowledgeShot | None = None,
 ) -> int:
-    """Build the main window offscreen at ``size``, optionally open a file, and save a PNG.
+    """Build the main window offscreen at ``size``, optionally open a file, and save a
+    picture in the format ``out``'s name asks for (PNG or JPEG).
 
     Unless a database was named (or a run is to be shown, which lives in the workspace's own
     database), a file is opened in a throwaway database, so taking a picture never adds
     workflows to the user's own. ``run`` draws that execution on its canvas; ``replay_at``
     replays it, stopped after that many events. ``mode`` shows that mode of the window
     (Workflows, Knowledge or Work) instead of the one it was last in. ``view`` "knowledge"
-    pictures the Knowledge mode drawing what ``knowledge`` asks for."""
-    os.environ.setdefault("QT_QPA_PLATFORM", "offscreen")
-    from PySide6.QtWidgets import QWidget
+    pictures the Knowledge mode drawing what ``knowledge`` asks for.
 
+    Nothing waits for a click: a dialog the window opens is closed at once and what it said
+    is the error (exit 2). Qt's harmless platform messages are not printed."""
+    os.environ.setdefault("QT_QPA_PLATFORM", "offscreen")
+    from PySide6.QtCore import qInstallMessageHandler
+
+    qInstallMessageHandler(_pass_on_qt_message)
     from studio.ui.app import create_application
     from studio.ui.window.main_window import MainWindow
 
+    picture = picture_format(out)
     app = create_application()
-    if view == "knowledge":
-        mode = "knowledge"
+    dialogs = DialogRefuser()
+    shot = _Shot(file, view, "knowledge" if view == "knowledge" else mode, run, replay_at)
     with tempfile.TemporaryDirectory() as scratch:
         if not workspace.database_chosen and run is None:
             workspace = Workspace(
                 workspace.data_dir, workspace.extra_agent_dirs, str(Path(scratch) / "screenshot.db")
             )
-        window = MainWindow(workspace, mode)
+        window = MainWindow(workspace, shot.mode)
         window.resize(*size)
         window.show()
-        if file and _answer(app, window.workflows.files.open_workflow_file(file)) is None:
-            return 2
-        if mode is not None:
-            window.show_mode(mode)  # opening a file brings the Workflows mode forward
-        if view == "knowledge" and not _show_knowledge(app, window, knowledge or KnowledgeShot()):
-            return 2
-        if run is not None and not _show_run(app, window, run, replay_at):
-            return 2
-        app.processEvents()
-        target: QWidget = window
-        tab = window.workflows.tabs.current()
-        if tab is not None:
-            tab.editor.view.fit_all()
-            if run is not None:
-                _show_run_detail(app, window, run)
-            if view == "canvas":
-                target = tab.editor.view
-        app.processEvents()
-        saved = target.grab().save(str(out), "PNG")
+        target = _compose(app, window, shot, knowledge or KnowledgeShot())
+        image = None if target is None or dialogs.refused else target.grab()
+        saved = image is not None and image.save(str(out), picture)
         window.close()
         workspace.close()
+    dialogs.stop()
+    if dialogs.refused:
+        print(f"studio: {dialogs.refused[0]}", file=sys.stderr)
+        return 2
+    if image is None:
+        return 2  # what could not be shown has said why
     if not saved:
         print(f"studio: cannot write {out}", file=sys.stderr)
         return 2
-    print(f"wrote {out} ({size[0]}x{size[1]}, view {view})")
+    _report(out, size, (image.width(), image.height()), picture, view)
     return 0
+
+
+@dataclass(frozen=True)
+class _Shot:
+    """What the window is to show before the picture is taken."""
+
+    file: str | None
+    view: str
+    mode: str | None
+    run: str | None
+    replay_at: int | None
+
+
+def _compose(app, window, shot: _Shot, knowledge: KnowledgeShot):
+    """Bring the window to what the shot asks for; the widget to picture, or None (and why on
+    stderr) when something cannot be shown."""
+    opened = window.workflows.files.open_workflow_file(shot.file) if shot.file else None
+    if opened is not None and _answer(app, opened) is None:
+        return None
+    if shot.mode is not None:
+        window.show_mode(shot.mode)  # opening a file brings the Workflows mode forward
+    if shot.view == "knowledge" and not _show_knowledge(app, window, knowledge):
+        return None
+    if shot.run is not None and not _show_run(app, window, shot.run, shot.replay_at):
+        return None
+    app.processEvents()
+    target = window
+    tab = window.workflows.tabs.current()
+    if tab is not None:
+        tab.editor.view.fit_all()
+        if shot.run is not None:
+            _show_run_detail(app, window, shot.run)
+        if shot.view == "canvas":
+            target = tab.editor.view
+    app.processEvents()
+    return target
+
+
+def _report(
+    out: Path, asked: tuple[int, int], written: tuple[int, int], picture: str, view: str
+) -> None:
+    """What was written, at the size it has; a warning when the window could not take the
+    size asked for."""
+    if view == "main" and written != asked:
+        print(
+            f"studio: warning: the window cannot be {asked[0]}x{asked[1]}; "
+            f"the picture is {written[0]}x{written[1]}",
+            file=sys.stderr,
+        )
+    print(f"wrote {out} ({written[0]}x{written[1]} {picture}, view {view})")
+
+
+def _pass_on_qt_message(mode, _context, message: str) -> None:
+    """Qt's own messages: the harmless platform chatter dropped, the rest logged."""
+    from PySide6.QtCore import QtMsgType
+
+    if message in HARMLESS_QT_MESSAGES:
+        return
+    levels = {
+        QtMsgType.QtDebugMsg: logging.DEBUG,
+        QtMsgType.QtInfoMsg: logging.INFO,
+        QtMsgType.QtWarningMsg: logging.WARNING,
+    }
+    _qt_log.log(levels.get(mode, logging.ERROR), "Qt: %s", message)
+
+
+class DialogRefuser:
+    """Closes any dialog that waits for a click while a picture is taken, keeping what it
+    said: a headless command reports it on stderr instead of waiting."""
+
+    def __init__(self) -> None:
+        from PySide6.QtCore import QTimer
+
+        self.refused: list[str] = []
+        self._timer = QTimer()
+        self._timer.setInterval(MODAL_CHECK_MS)
+        self._timer.timeout.connect(self._close_dialog)
+        self._timer.start()
+
+    def _close_dialog(self) -> None:
+        from PySide6.QtWidgets import QApplication, QDialog, QMessageBox
+
+        dialog = QApplication.activeModalWidget()
+        if not isinstance(dialog, QDialog):
+            return
+        words = [dialog.windowTitle()]
+        if isinstance(dialog, QMessageBox):
+            words += [dialog.text(), dialog.informativeText()]
+        self.refused.append(": ".join(" ".join(w.split()) for w in words if w.strip()))
+        dialog.reject()
+
+    def stop(self) -> None:
+        """Stop looking (the picture is taken)."""
+        self._timer.stop()
 
 
 def _answer(app, future: "Future[T]") -> T | None:
@@ -109,12 +221,17 @@ def _answer(app, future: "Future[T]") -> T | None:
 
 
 def _show_run(app, window, execution_id: str, replay_at: int | None) -> bool:
+    """Draw the run (replayed to ``replay_at`` when given); False, and why on stderr, when it
+    cannot be drawn."""
     if replay_at is None:
-        return _answer(app, window.workflows.run_canvas.show_execution(execution_id)) is not None
-    bar = _answer(app, window.workflows.run_docks.replay(execution_id))
-    if bar is not None:
-        bar.seek(replay_at)
-    return bar is not None
+        shown = _answer(app, window.workflows.run_canvas.show_execution(execution_id))
+    else:
+        shown = bar = _answer(app, window.workflows.run_docks.replay(execution_id))
+        if bar is not None:
+            bar.seek(replay_at)
+    if shown is None:
+        print(f"studio: cannot draw the run {execution_id}", file=sys.stderr)
+    return shown is not None
 
 
 def _show_knowledge(app, window, shot: KnowledgeShot) -> bool:
