@@ -258,6 +258,13 @@ def test_right_click_offers_what_can_be_done(qtbot) -> None:
         for a in editor.context_menu(editor.view.mapToScene(0, 0), "say-hello").actions()
         if not a.isSeparator()
     ]
-    assert on_node == ["Configure…", "Duplicate", "Copy", "Delete", "Run from here"]
+    assert on_node == [
+        "Configure…",
+        "Duplicate",
+        "Copy",
+        "Delete",
+        "Run from here",
+        "Group selection",
+    ]
     on_canvas = [a.text() for a in editor.context_menu(editor.view.mapToScene(0, 0), "").actions()]
     assert "Add node…" in on_canvas and "Auto-layout" in on_canvas

@@ -8,6 +8,7 @@ from collections.abc import Callable, Iterable, Mapping
 from dataclasses import dataclass, field
 from typing import Any, Literal
 
+from studio.model.annotations import Group, Note
 from studio.model.graph import would_close_cycle
 from studio.model.identifiers import free_id
 from studio.model.workflow import Edge, Node, Position, Workflow
@@ -20,6 +21,12 @@ EventKind = Literal[
     "edge_added",
     "edge_removed",
     "edge_changed",
+    "note_added",
+    "note_removed",
+    "note_changed",
+    "group_added",
+    "group_removed",
+    "group_changed",
     "workflow_changed",
     "reset",
 ]
@@ -47,19 +54,29 @@ class WorkflowDocument:
     def __post_init__(self) -> None:
         self._nodes: dict[str, Node] = {node.id: node for node in self.workflow.nodes}
         self._edges: dict[str, Edge] = {edge.id: edge for edge in self.workflow.edges}
-        self._properties = self.workflow.model_copy(update={"nodes": [], "edges": []})
+        self._notes: dict[str, Note] = {note.id: note for note in self.workflow.notes}
+        self._groups: dict[str, Group] = {group.id: group for group in self.workflow.groups}
+        self._properties = self.workflow.model_copy(
+            update={"nodes": [], "edges": [], "notes": [], "groups": []}
+        )
 
     # Reading --------------------------------------------------------------------------
 
     def snapshot(self) -> Workflow:
         """The workflow as it is now."""
         return self._properties.model_copy(
-            update={"nodes": list(self._nodes.values()), "edges": list(self._edges.values())}
+            update={
+                "nodes": list(self._nodes.values()),
+                "edges": list(self._edges.values()),
+                "notes": list(self._notes.values()),
+                "groups": list(self._groups.values()),
+            }
         )
 
     @property
     def properties(self) -> Workflow:
-        """The workflow's own fields (name, configuration, ...), without nodes and edges."""
+        """The workflow's own fields (name, configuration, ...), without nodes, edges, notes
+        and groups."""
         return self._properties
 
     @property
@@ -79,6 +96,35 @@ class WorkflowDocument:
     def edge(self, edge_id: str) -> Edge | None:
         """The edge with this id, if any."""
         return self._edges.get(edge_id)
+
+    @property
+    def notes(self) -> list[Note]:
+        """Notes in definition order."""
+        return list(self._notes.values())
+
+    @property
+    def groups(self) -> list[Group]:
+        """Groups in definition order."""
+        return list(self._groups.values())
+
+    def note(self, note_id: str) -> Note | None:
+        """The note with this id, if any."""
+        return self._notes.get(note_id)
+
+    def group(self, group_id: str) -> Group | None:
+        """The group with this id, if any."""
+        return self._groups.get(group_id)
+
+    def group_of(self, node_id: str) -> Group | None:
+        """The group a node belongs to, if any."""
+        return next((group for group in self._groups.values() if node_id in group.node_ids), None)
+
+    def unique_annotation_id(self, base: str) -> str:
+        """``base-1``, ``base-2``... whichever no note or group uses yet."""
+        number = 1
+        while f"{base}-{number}" in self._notes or f"{base}-{number}" in self._groups:
+            number += 1
+        return f"{base}-{number}"
 
     def edges_touching(self, node_ids: Iterable[str]) -> list[Edge]:
         """Edges that start or end at any of the nodes."""
@@ -129,6 +175,9 @@ class WorkflowDocument:
         """Remove a node that no edge touches; returns it and where it was."""
         if self.edges_touching([node_id]):
             raise ValueError(f"node '{node_id}' still has edges; remove them first")
+        group = self.group_of(node_id)
+        if group is not None:
+            raise ValueError(f"node '{node_id}' is in group '{group.id}'; take it out first")
         index = list(self._nodes).index(node_id)
         node = self._nodes.pop(node_id)
         self._announce("node_removed", [node_id])
@@ -189,6 +238,83 @@ class WorkflowDocument:
             return
         self._edges[edge.id] = edge
         self._announce("edge_changed", [edge.id])
+
+    def add_note(self, note: Note, index: int | None = None) -> None:
+        """Insert a note (at ``index`` in definition order, else at the end)."""
+        if note.id in self._notes:
+            raise ValueError(f"a note with id '{note.id}' already exists")
+        self._notes = _inserted(self._notes, note.id, note, index)
+        self._announce("note_added", [note.id])
+
+    def remove_note(self, note_id: str) -> tuple[Note, int]:
+        """Remove a note; returns it and where it was."""
+        index = list(self._notes).index(note_id)
+        note = self._notes.pop(note_id)
+        self._announce("note_removed", [note_id])
+        return note, index
+
+    def replace_note(self, note: Note) -> None:
+        """Put a changed note (text, colour, place, size) in place of the one with its id."""
+        if note.id not in self._notes:
+            raise KeyError(note.id)
+        if self._notes[note.id] != note:
+            self._notes[note.id] = note
+            self._announce("note_changed", [note.id])
+
+    def add_group(self, group: Group, index: int | None = None) -> None:
+        """Insert a group of existing nodes that belong to no other group."""
+        if group.id in self._groups:
+            raise ValueError(f"a group with id '{group.id}' already exists")
+        self._check_members(group)
+        self._groups = _inserted(self._groups, group.id, group, index)
+        self._announce("group_added", [group.id])
+
+    def remove_group(self, group_id: str) -> tuple[Group, int]:
+        """Remove a group (its nodes stay); returns it and where it was."""
+        index = list(self._groups).index(group_id)
+        group = self._groups.pop(group_id)
+        self._announce("group_removed", [group_id])
+        return group, index
+
+    def replace_group(self, group: Group) -> None:
+        """Put a changed group (name, members, collapsed, colour) in place of its old self."""
+        if group.id not in self._groups:
+            raise KeyError(group.id)
+        self._check_members(group)
+        if self._groups[group.id] != group:
+            self._groups[group.id] = group
+            self._announce("group_changed", [group.id])
+
+    def release_nodes(self, node_ids: Iterable[str]) -> list[tuple[Group, int]]:
+        """Take nodes out of their groups, removing a group left empty; returns every group
+        changed, as it was and where it was, for ``restore_groups``."""
+        leaving, changed = set(node_ids), []
+        for index, group in enumerate(self.groups):
+            if leaving.isdisjoint(group.node_ids):
+                continue
+            changed.append((group, index))
+            kept = [node_id for node_id in group.node_ids if node_id not in leaving]
+            if kept:
+                self.replace_group(group.model_copy(update={"node_ids": kept}))
+            else:
+                self.remove_group(group.id)
+        return changed
+
+    def restore_groups(self, changed: list[tuple[Group, int]]) -> None:
+        """Put groups back as ``release_nodes`` found them (their nodes must be back first)."""
+        for group, index in changed:
+            if group.id in self._groups:
+                self.replace_group(group)
+            else:
+                self.add_group(group, index)
+
+    def _check_members(self, group: Group) -> None:
+        for node_id in group.node_ids:
+            if node_id not in self._nodes:
+                raise ValueError(f"group '{group.id}' refers to a missing node '{node_id}'")
+            owner = self.group_of(node_id)
+            if owner is not None and owner.id != group.id:
+                raise ValueError(f"node '{node_id}' is in group '{owner.id}' already")
 
     def set_properties(self, **changes: Any) -> None:
         """Change workflow fields (name, description, category, timeout, configuration)."""

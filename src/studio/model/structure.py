@@ -7,9 +7,11 @@ from typing import Any
 
 from pydantic import ValidationError
 
+from studio.model.annotation_checks import annotation_problems
 from studio.model.graph import find_cycle
 from studio.model.identifiers import identifier_problem, is_identifier
 from studio.model.problems import Problem, error
+from studio.model.structure_words import describe_invalid
 from studio.model.workflow import Workflow
 
 
@@ -58,9 +60,12 @@ def reference_problems(workflow: Workflow) -> list[Problem]:
             if ref not in node_ids:
                 message = f"{end} '{ref}' is not a node of this workflow"
                 problems.append(error("edge.missing-node", message, edge_id=edge.id))
-    if not problems:
-        problems.extend(_cycle_problems(workflow))
-    return problems + credential_problems(workflow)
+    return (
+        problems
+        + _cycle_problems(workflow, node_ids)
+        + credential_problems(workflow)
+        + annotation_problems(workflow)
+    )
 
 
 CREDENTIAL_REFERENCE = re.compile(r"^(env:[A-Za-z_][A-Za-z0-9_]*|keyring:\S+/[^/\s]+)$")
@@ -106,9 +111,15 @@ def _duplicate_problems(workflow: Workflow) -> list[Problem]:
     return problems
 
 
-def _cycle_problems(workflow: Workflow) -> list[Problem]:
-    links = [(edge.source, edge.target) for edge in workflow.edges]
-    cycle = find_cycle([node.id for node in workflow.nodes], links)
+def _cycle_problems(workflow: Workflow, node_ids: set[str]) -> list[Problem]:
+    """A loop among the edges whose ends are both nodes: an edge to nowhere, a repeated id or
+    a malformed one does not hide it."""
+    links = [
+        (edge.source, edge.target)
+        for edge in workflow.edges
+        if edge.source in node_ids and edge.target in node_ids
+    ]
+    cycle = find_cycle(list(dict.fromkeys(node.id for node in workflow.nodes)), links)
     if not cycle:
         return []
     loop = " -> ".join([*cycle, cycle[0]])
@@ -119,13 +130,14 @@ def _problem_from_pydantic(item: Mapping[str, Any], data: Mapping[str, Any]) -> 
     location = tuple(item["loc"])
     place = _owner_of(location, data)
     path = format_path(location)
-    message = item["msg"]
+    message = describe_invalid(item)
     if item["type"] in {"literal_error", "enum"} and location[-1:] == ("operator",):
-        message = f"unknown operator {item.get('input')!r}; {message[0].lower()}{message[1:]}"
+        message = f"unknown operator {item.get('input')!r}; it {message}"
     elif item["type"] in {"model_type", "dict_type"}:
         message = f"expected a mapping of fields, not {_kind_of(item.get('input'))}"
-    # Without a node or edge to name, the path is the place a problem is shown at already.
-    located = f"{path}: {message}" if place else message
+    # Named by its node or edge, a problem gives the key inside it; without one, the path is
+    # the place the problem is shown at already.
+    located = f"{format_path(location[2:])}: {message}" if place else message
     return error(f"structure.{item['type']}", located, path=path, **place)
 
 

@@ -5,8 +5,10 @@ from typing import Annotated, Any, Literal, get_args
 
 from pydantic import Field, Strict, model_validator
 
+from studio.model.annotations import Group, Note
 from studio.model.base import StudioModel
 from studio.model.configuration import NodeConfiguration, WorkflowConfiguration
+from studio.model.geometry import Position
 from studio.model.identifiers import Identifier
 
 WorkflowStatus = Literal["DRAFT", "PUBLISHED"]
@@ -14,13 +16,6 @@ ConditionOperator = Literal["equals", "notEquals", "contains", "greaterThan", "l
 CONDITION_OPERATORS: tuple[ConditionOperator, ...] = get_args(ConditionOperator)
 Timestamp = Annotated[datetime, Strict(False)]
 NonEmptyId = Annotated[str, Field(min_length=1)]
-
-
-class Position(StudioModel):
-    """Where a node sits on the canvas, in scene units."""
-
-    x: float = 0.0
-    y: float = 0.0
 
 
 class RetryPolicy(StudioModel):
@@ -109,10 +104,16 @@ class Workflow(StudioModel):
     configuration: WorkflowConfiguration = Field(default_factory=WorkflowConfiguration)
     nodes: list[Node] = Field(default_factory=list)
     edges: list[Edge] = Field(default_factory=list)
+    notes: list[Note] = Field(default_factory=list)
+    groups: list[Group] = Field(default_factory=list)
 
     def node(self, node_id: str) -> Node | None:
         """The node with this id, if there is one."""
         return next((node for node in self.nodes if node.id == node_id), None)
+
+    def group_of(self, node_id: str) -> Group | None:
+        """The group a node belongs to, if any."""
+        return next((group for group in self.groups if node_id in group.node_ids), None)
 
     @property
     def stored_id(self) -> str:

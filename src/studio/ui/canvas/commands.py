@@ -7,6 +7,7 @@ from typing import Any
 from PySide6.QtGui import QUndoCommand
 
 from studio.model import Edge, Node, Position, Workflow
+from studio.model.annotations import Group
 from studio.model.document import WorkflowDocument
 
 
@@ -45,7 +46,8 @@ class AddElements(DocumentCommand):
 
 
 class RemoveElements(DocumentCommand):
-    """Remove nodes with every edge touching them, and edges; undo puts all back in place."""
+    """Remove nodes with every edge touching them, and edges; the removed nodes leave their
+    groups. Undo puts all back in place."""
 
     def __init__(
         self,
@@ -58,11 +60,13 @@ class RemoveElements(DocumentCommand):
         self.node_ids, self.edge_ids = list(node_ids), list(edge_ids)
         self._removed_edges: list[tuple[Edge, int]] = []
         self._removed_nodes: list[tuple[Node, int]] = []
+        self._released: list[tuple[Group, int]] = []
 
     def redo(self) -> None:
         touching = [edge.id for edge in self.document.edges_touching(self.node_ids)]
         edge_ids = list(dict.fromkeys([*self.edge_ids, *touching]))
         self._removed_edges = [self.document.remove_edge(edge_id) for edge_id in edge_ids]
+        self._released = self.document.release_nodes(self.node_ids)
         self._removed_nodes = [self.document.remove_node(node_id) for node_id in self.node_ids]
 
     def undo(self) -> None:
@@ -70,6 +74,7 @@ class RemoveElements(DocumentCommand):
             self.document.add_node(node, index)
         for edge, index in reversed(self._removed_edges):
             self.document.add_edge(edge, index)
+        self.document.restore_groups(self._released)
 
 
 class MoveNodes(DocumentCommand):

@@ -13,6 +13,7 @@ from studio.model import AgentRegistry, Edge, Node, Position, Workflow
 from studio.model.document import WorkflowDocument
 from studio.model.layout import layout_positions
 from studio.ui.agent_editor.dialog import AgentEditorDialog
+from studio.ui.canvas.annotation_editing import AnnotationEditing
 from studio.ui.canvas.clipboard import pasted_elements, selection_text
 from studio.ui.canvas.commands import (
     AddElements,
@@ -52,6 +53,9 @@ class WorkflowEditor(QWidget):
         layout.setContentsMargins(0, 0, 0, 0)
         layout.addWidget(self.view)
         self.minimap = Minimap(self.view)
+        self.annotations = AnnotationEditing(
+            self.document, self.undo_stack, self.scene, self.view, self
+        )
         self.node_palette: NodePalette | None = None
         self.agent_editor: AgentEditorDialog | None = None
         self._palette_position = QPointF()
@@ -115,13 +119,19 @@ class WorkflowEditor(QWidget):
         self.undo_stack.push(MoveNodes(self.document, before, after, text))
 
     def delete_selection(self) -> None:
-        """Delete the selected nodes (with their edges) and edges."""
+        """Delete the selected nodes (with their edges), edges, notes and group frames."""
+        if self.view.is_typing():
+            return
         node_ids, edge_ids = self.scene.selected_node_ids(), self.scene.selected_edge_ids()
+        annotations = self.annotations.removal_of_selection()
+        if not node_ids and not edge_ids and annotations is None:
+            return
+        self.undo_stack.beginMacro(f"Delete {len(self.scene.selectedItems())} item(s)")
+        if annotations is not None:  # before the nodes, which may empty a group
+            self.undo_stack.push(annotations)
         if node_ids or edge_ids:
-            count = len(node_ids) + len(edge_ids)
-            self.undo_stack.push(
-                RemoveElements(self.document, node_ids, edge_ids, f"Delete {count} item(s)")
-            )
+            self.undo_stack.push(RemoveElements(self.document, node_ids, edge_ids))
+        self.undo_stack.endMacro()
 
     def edit_node(self, node: Node) -> None:
         """A change from the node drawer."""
@@ -254,8 +264,10 @@ class WorkflowEditor(QWidget):
                 menu.addSeparator()
             for text, act in self.node_actions:
                 menu.addAction(text, partial(act, node_id))
-        else:
+            self.annotations.add_node_entries(menu, node_id)
+        elif not self.annotations.fill_menu(menu, where):
             menu.addAction("Add node…", lambda: self.open_palette(where))
+            menu.addAction("Add note", lambda: self.annotations.add_note(where))
             menu.addAction("Paste", self.paste)
             menu.addSeparator()
             menu.addAction("Auto-layout", self.auto_layout)

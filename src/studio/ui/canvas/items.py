@@ -5,7 +5,7 @@ editor (STYLE: item classes hold no business rules)."""
 
 import math
 from functools import cache
-from typing import Any
+from typing import Any, Protocol
 
 from PySide6.QtCore import QPointF, QRectF, Qt
 from PySide6.QtGui import (
@@ -43,6 +43,14 @@ DETAIL_THRESHOLD = 0.45
 """Below this zoom level nodes are drawn as plain boxes: text would be unreadable anyway."""
 
 
+class StandIn(Protocol):
+    """What edges of a hidden node are drawn to instead (a collapsed group's box)."""
+
+    def output_point(self) -> QPointF: ...
+
+    def input_point(self) -> QPointF: ...
+
+
 class PortItem(QGraphicsEllipseItem):
     """An input (left) or output (right) connection point of a node."""
 
@@ -70,6 +78,8 @@ class NodeItem(QGraphicsItem):
         self.node_id = node.id
         self.colors = colors
         self.edges: list[EdgeItem] = []
+        self.stand_in: StandIn | None = None
+        """While the node is hidden in a collapsed group, what its edges are drawn to."""
         self._title_font, self._small_font = _fonts()
         flags = QGraphicsItem.GraphicsItemFlag
         # No itemChange hook: a Python call for every change of thousands of nodes is slow.
@@ -148,10 +158,14 @@ class NodeItem(QGraphicsItem):
 
     def output_point(self) -> QPointF:
         """Where outgoing edges start, in scene coordinates."""
+        if self.stand_in is not None:
+            return self.stand_in.output_point()
         return self.mapToScene(QPointF(NODE_WIDTH, NODE_HEIGHT / 2))
 
     def input_point(self) -> QPointF:
         """Where incoming edges end, in scene coordinates."""
+        if self.stand_in is not None:
+            return self.stand_in.input_point()
         return self.mapToScene(QPointF(0, NODE_HEIGHT / 2))
 
 

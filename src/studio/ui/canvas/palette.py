@@ -14,6 +14,7 @@ from PySide6.QtWidgets import (
 
 from studio.model import AgentDefinition
 from studio.ui.agent_editor.kind_forms import KIND_FORMS, KindForm
+from studio.ui.icons import icon, kind_icon_name
 
 KIND_ROLE = Qt.ItemDataRole.UserRole + 1
 """Where a "new agent" entry keeps the kind it makes."""
@@ -43,8 +44,10 @@ class NodePalette(QDialog):
         self.agents = sorted(agents, key=lambda agent: agent.name.lower())
         self.search = QLineEdit(placeholderText="Add a node: type an agent's name or kind…")
         self.search.setObjectName("paletteSearch")
+        self.search.setAccessibleName("Find an agent or a kind")
         self.listing = QListWidget()
         self.listing.setObjectName("paletteList")
+        self.listing.setAccessibleName("Agents and kinds")
         layout = QVBoxLayout(self)
         layout.setContentsMargins(6, 6, 6, 6)
         layout.addWidget(self.search)
@@ -71,12 +74,14 @@ class NodePalette(QDialog):
         for agent in self.agents:
             if matches(agent, query):
                 item = QListWidgetItem(f"{agent.name}    {agent.id} · {agent.kind}")
+                item.setIcon(icon(kind_icon_name(agent.kind)))
                 item.setToolTip(agent.description)
                 item.setData(Qt.ItemDataRole.UserRole, agent.id)
                 self.listing.addItem(item)
         for form in KIND_FORMS:
             if kind_matches(form, query):
                 item = QListWidgetItem(f"{form.title}    new agent · {form.kind}")
+                item.setIcon(icon(kind_icon_name(form.kind)))
                 item.setToolTip(f"Make a new agent: {form.summary}")
                 item.setData(KIND_ROLE, form.kind)
                 self.listing.addItem(item)

@@ -9,6 +9,7 @@ from PySide6.QtWidgets import QGraphicsScene
 
 from studio.model import AgentRegistry, Edge, Node
 from studio.model.document import DocumentEvent, WorkflowDocument
+from studio.ui.canvas.annotation_layer import AnnotationLayer
 from studio.ui.canvas.items import EdgeItem, NodeItem
 from studio.ui.canvas.style import GRID, canvas_colors
 
@@ -26,6 +27,7 @@ class WorkflowScene(QGraphicsScene):
         self.node_items: dict[str, NodeItem] = {}
         self.edge_items: dict[str, EdgeItem] = {}
         self.setItemIndexMethod(QGraphicsScene.ItemIndexMethod.BspTreeIndex)
+        self.annotations = AnnotationLayer(self, document, self.node_items, self.edge_items)
         self._handlers: dict[str, Callable[[tuple[str, ...]], None]] = {
             "node_added": self._add_nodes,
             "node_removed": self._remove_nodes,
@@ -34,6 +36,12 @@ class WorkflowScene(QGraphicsScene):
             "edge_added": self._add_edges,
             "edge_removed": self._remove_edges,
             "edge_changed": self._update_edges,
+            "note_added": self.annotations.add_notes,
+            "note_removed": self.annotations.remove_notes,
+            "note_changed": self.annotations.update_notes,
+            "group_added": self.annotations.add_groups,
+            "group_removed": self.annotations.remove_groups,
+            "group_changed": self.annotations.update_groups,
             "reset": lambda _ids: self.rebuild(),
             "workflow_changed": lambda _ids: None,
         }
@@ -49,6 +57,7 @@ class WorkflowScene(QGraphicsScene):
         self.edge_items.clear()
         self._add_nodes(tuple(node.id for node in self.document.nodes))
         self._add_edges(tuple(edge.id for edge in self.document.edges))
+        self.annotations.rebuild()
 
     def apply_colors(self) -> None:
         """Repaint every item in the current palette's colours (after a theme change)."""
@@ -61,6 +70,7 @@ class WorkflowScene(QGraphicsScene):
         for edge in self.edge_items.values():
             edge.colors = self.colors
             edge.apply_colors()
+        self.annotations.apply_colors()
         self.update()
 
     def detach(self) -> None:
@@ -129,20 +139,24 @@ class WorkflowScene(QGraphicsScene):
             item = NodeItem(node, self._kind_of(node.agent_id), self.colors)
             self.node_items[node_id] = item
             self.addItem(item)
+        self.annotations.refresh_groups_for(ids)
 
     def _remove_nodes(self, ids: tuple[str, ...]) -> None:
         for node_id in ids:
             self.removeItem(self.node_items.pop(node_id))
+        self.annotations.refresh_groups_for(ids)
 
     def _update_nodes(self, ids: tuple[str, ...]) -> None:
         for node_id in ids:
             node = self._node(node_id)
             self.node_items[node_id].update_from(node, self._kind_of(node.agent_id))
+        self.annotations.refresh_groups_for(ids)
 
     def _move_nodes(self, ids: tuple[str, ...]) -> None:
         for node_id in ids:
             position = self._node(node_id).position
             self.node_items[node_id].move_to(position.x, position.y)
+        self.annotations.refresh_groups_for(ids)
 
     def _add_edges(self, ids: tuple[str, ...]) -> None:
         for edge_id in ids:
@@ -152,6 +166,7 @@ class WorkflowScene(QGraphicsScene):
             )
             self.edge_items[edge_id] = item
             self.addItem(item)
+        self.annotations.settle_edges(self.edge_items[edge_id] for edge_id in ids)
 
     def _remove_edges(self, ids: tuple[str, ...]) -> None:
         for edge_id in ids:

@@ -13,7 +13,7 @@ from PySide6.QtGui import (
     QPen,
     QWheelEvent,
 )
-from PySide6.QtWidgets import QGraphicsPathItem, QGraphicsView, QToolTip
+from PySide6.QtWidgets import QGraphicsPathItem, QGraphicsTextItem, QGraphicsView, QToolTip
 
 from studio.model import Position
 from studio.ui.canvas.items import OUTPUT, NodeItem, PortItem, curve_between
@@ -36,6 +36,7 @@ class WorkflowView(QGraphicsView):
     """Shows a WorkflowScene and turns mouse and keyboard gestures into intents."""
 
     nodesMoved = Signal(dict, dict)  # before {id: Position}, after {id: Position}
+    selectionMoved = Signal(dict, dict, dict, dict)  # nodes before, after; notes before, after
     linkRequested = Signal(str, str, QPointF)  # source id, target id, where (global)
     nodeActivated = Signal(str)  # double-click on a node
     paletteRequested = Signal(QPointF)  # where a new node should go (scene)
@@ -52,6 +53,7 @@ class WorkflowView(QGraphicsView):
         self.setFocusPolicy(Qt.FocusPolicy.StrongFocus)
         self.snap_to_grid = False
         self._press_positions: dict[str, Position] = {}
+        self._press_notes: dict[str, Position] = {}
         self._link: LinkDrag | None = None
         self._pan_origin: QPointF | None = None
         self._space_held = False
@@ -119,6 +121,7 @@ class WorkflowView(QGraphicsView):
             return
         super().mousePressEvent(event)
         self._press_positions = self._selected_positions()
+        self._press_notes = self.workflow_scene.annotations.selected_note_positions()
 
     def mouseMoveEvent(self, event: QMouseEvent) -> None:
         if self._pan_origin is not None:
@@ -134,6 +137,7 @@ class WorkflowView(QGraphicsView):
             items = self.workflow_scene.node_items
             for node_id in self._press_positions:
                 items[node_id].refresh_edges()
+            self.workflow_scene.annotations.refresh_groups_for(self._press_positions)
 
     def mouseReleaseEvent(self, event: QMouseEvent) -> None:
         if self._pan_origin is not None:
@@ -169,7 +173,9 @@ class WorkflowView(QGraphicsView):
 
     def keyPressEvent(self, event: QKeyEvent) -> None:
         key = event.key()
-        if key == Qt.Key.Key_Space and not event.isAutoRepeat():
+        if self.is_typing():
+            super().keyPressEvent(event)  # a note or a group's name is being edited
+        elif key == Qt.Key.Key_Space and not event.isAutoRepeat():
             self._space_held = True
             self.setCursor(Qt.CursorShape.OpenHandCursor)
         elif key == Qt.Key.Key_Tab:
@@ -198,18 +204,26 @@ class WorkflowView(QGraphicsView):
             for node_id in self.workflow_scene.selected_node_ids()
         }
 
+    def is_typing(self) -> bool:
+        """Whether a note or a group's name on the canvas is open for typing."""
+        focus = self.workflow_scene.focusItem()
+        return isinstance(focus, QGraphicsTextItem) and bool(
+            focus.textInteractionFlags() & Qt.TextInteractionFlag.TextEditorInteraction
+        )
+
     def _report_move(self) -> None:
         before, self._press_positions = self._press_positions, {}
-        after = self._selected_positions()
-        if self.snap_to_grid:
-            after = {node_id: snapped(position) for node_id, position in after.items()}
-        moved = {
-            node_id: after[node_id]
-            for node_id in before
-            if node_id in after and after[node_id] != before[node_id]
-        }
-        if moved:
-            self.nodesMoved.emit({node_id: before[node_id] for node_id in moved}, moved)
+        notes_before, self._press_notes = self._press_notes, {}
+        nodes = _moved(before, self._selected_positions(), self.snap_to_grid)
+        notes = _moved(
+            notes_before,
+            self.workflow_scene.annotations.selected_note_positions(),
+            self.snap_to_grid,
+        )
+        if notes[1]:
+            self.selectionMoved.emit(*nodes, *notes)
+        elif nodes[1]:
+            self.nodesMoved.emit(*nodes)
 
     def _start_pan(self, event: QMouseEvent) -> None:
         self._pan_origin = event.position()
@@ -251,6 +265,15 @@ class WorkflowView(QGraphicsView):
     def visible_scene_rect(self) -> QRectF:
         """The part of the scene the view shows."""
         return self.mapToScene(self.viewport().rect()).boundingRect()
+
+
+def _moved(
+    before: dict[str, Position], now: dict[str, Position], snap: bool
+) -> tuple[dict[str, Position], dict[str, Position]]:
+    """Where the things that really moved were, and where they are now (snapped if asked)."""
+    after = {key: snapped(position) if snap else position for key, position in now.items()}
+    changed = [key for key in before if key in after and after[key] != before[key]]
+    return {key: before[key] for key in changed}, {key: after[key] for key in changed}
 
 
 def snapped(position: Position) -> Position:

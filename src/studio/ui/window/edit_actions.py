@@ -41,6 +41,21 @@ class EditActions(QObject):
             spec("zoom_out", "Zoom &Out", Key.ZoomOut, on(lambda e: e.view.zoom_by(0.8))),
             spec("fit", "&Fit to View", "Ctrl+0", on(lambda e: e.view.fit_all())),
             spec("layout", "Auto-&Layout", "Ctrl+L", on(WorkflowEditor.auto_layout)),
+            # The canvas owns these keys (Ctrl+Shift+N, Ctrl+Shift+G): the menu only names them.
+            spec(
+                "add_note",
+                "Add No&te",
+                None,
+                on(lambda e: e.annotations.add_note()),
+                "Add a sticky note (Ctrl+Shift+N)",
+            ),
+            spec(
+                "group",
+                "&Group Selection",
+                None,
+                on(lambda e: e.annotations.group_selection()),
+                "Group the selected nodes in a named frame (Ctrl+Shift+G)",
+            ),
             spec("snap", "Snap to &Grid", "Ctrl+G", self.set_snap_to_grid, checkable=True),
         ]
 

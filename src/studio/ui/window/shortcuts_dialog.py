@@ -25,6 +25,8 @@ CANVAS_KEYS = (
     ("Zoom in and out", "Wheel"),
     ("Scroll", "Shift+Wheel"),
     ("Delete the selection", "Delete"),
+    ("Add a sticky note", "Ctrl+Shift+N"),
+    ("Group the selected nodes", "Ctrl+Shift+G"),
 )
 """Keys the canvas answers to beyond its menu commands."""
 
