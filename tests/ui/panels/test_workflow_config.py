@@ -107,46 +107,159 @@ def test_the_timeout_is_a_positive_number_or_empty(qtbot) -> None:
     assert commit_line(qtbot, panel, field, "") == {"timeout": None}
 
 
-def test_integrations_are_edited_as_yaml(qtbot) -> None:
-    panel = open_panel(qtbot)
-    editor = panel.data_editors["integrations"]
-    changed = commit_area(
-        qtbot, panel, editor.text_edit, "zendesk:\n  url: https://y.zendesk.com\n  retries: 2"
-    )
-    assert list(changed) == ["configuration"]
-    configuration = changed["configuration"]
-    assert isinstance(configuration, WorkflowConfiguration)
-    assert configuration.integrations == {"zendesk": {"url": "https://y.zendesk.com", "retries": 2}}
-    assert configuration.credentials == {"zendesk": "env:ZENDESK_TOKEN"}
-    assert configuration.system_prompt_addition == "Be polite."  # kept, though not shown
+def focused_cell() -> QLineEdit:
+    widget = QApplication.focusWidget()
+    assert isinstance(widget, QLineEdit), f"the cursor is in {widget!r}, not a cell"
+    return widget
 
 
-def test_malformed_yaml_is_shown_with_its_line_and_not_emitted(qtbot) -> None:
+def type_cell(qtbot, text: str, then: Qt.Key = Qt.Key.Key_Tab) -> None:
+    """Type into the cell with the cursor and move on with Tab (or Enter)."""
+    cell = focused_cell()
+    qtbot.keyClicks(cell, text)
+    qtbot.keyClick(cell, then)
+
+
+def edited_configurations(panel: WorkflowConfigPanel) -> list[WorkflowConfiguration]:
+    seen: list[WorkflowConfiguration] = []
+
+    def keep(changes: dict) -> None:
+        assert list(changes) == ["configuration"]
+        seen.append(changes["configuration"])
+
+    panel.propertiesEdited.connect(keep)
+    return seen
+
+
+def test_a_parameter_typed_in_the_form_is_emitted_with_its_type(qtbot) -> None:
     panel = open_panel(qtbot)
     editor = panel.data_editors["parameters"]
-    type_into(qtbot, editor.text_edit, "region: eu\nlimits: {a: 1")
+    assert "No parameters yet" in editor.form.empty_label.text()
+    seen = edited_configurations(panel)
+    qtbot.mouseClick(editor.form.add_button, Qt.MouseButton.LeftButton)
+    type_cell(qtbot, "region")
+    type_cell(qtbot, "eu-west-1", then=Qt.Key.Key_Return)
+    type_cell(qtbot, "limit")
+    type_cell(qtbot, "3", then=Qt.Key.Key_Return)
+    type_cell(qtbot, "code")
+    type_cell(qtbot, '"3"', then=Qt.Key.Key_Return)
+    assert seen[-1].parameters == {"region": "eu-west-1", "limit": 3, "code": "3"}
+    assert type(seen[-1].parameters["limit"]) is int
+    assert seen[-1].integrations == {"zendesk": {"url": "https://x.zendesk.com"}}
+    assert seen[-1].credentials == {"zendesk": "env:ZENDESK_TOKEN"}
+    assert seen[-1].system_prompt_addition == "Be polite."  # kept, though not shown
+
+
+def test_an_integration_with_two_settings_is_added(qtbot) -> None:
+    panel = open_panel(qtbot)
+    blocks = panel.data_editors["integrations"].form
+    assert blocks.blocks[0].id_edit.text() == "zendesk"
+    seen = edited_configurations(panel)
+    qtbot.mouseClick(blocks.add_button, Qt.MouseButton.LeftButton)
+    type_cell(qtbot, "slack", then=Qt.Key.Key_Return)
+    type_cell(qtbot, "channel")
+    type_cell(qtbot, "refunds", then=Qt.Key.Key_Return)
+    type_cell(qtbot, "notify")
+    type_cell(qtbot, "true", then=Qt.Key.Key_Return)
+    assert seen[-1].integrations == {
+        "zendesk": {"url": "https://x.zendesk.com"},
+        "slack": {"channel": "refunds", "notify": True},
+    }
+
+
+def test_a_repeated_key_is_named_and_nothing_is_emitted(qtbot) -> None:
+    panel = open_panel(qtbot)
+    editor = panel.data_editors["integrations"]
+    block = editor.form.blocks[0]
+    qtbot.mouseClick(block.rows.add_button, Qt.MouseButton.LeftButton)
+    type_cell(qtbot, "url")
     with qtbot.assertNotEmitted(panel.propertiesEdited):
-        tab_away(qtbot, editor.text_edit)
-    assert editor.message.isVisible() and "line 2" in editor.message.text()
+        type_cell(qtbot, "https://y.zendesk.com", then=Qt.Key.Key_Return)
+    assert editor.message.isVisible()
+    assert editor.message.text().startswith("zendesk, row 2: 'url' is already in row 1")
+    changed = commit_line(qtbot, panel, panel.category_edit, "Finance")
+    assert changed == {"category": "Finance"}  # the rest of the form goes on working
+
+
+def test_the_yaml_view_shows_the_value_and_an_edit_there_shows_in_the_form(qtbot) -> None:
+    panel = open_panel(qtbot)
+    editor = panel.data_editors["integrations"]
+    click_check_box(qtbot, editor.yaml_toggle)
+    text_edit = editor.yaml_editor.text_edit
+    assert text_edit.toPlainText() == "zendesk:\n  url: https://x.zendesk.com"
+    changed = commit_area(
+        qtbot, panel, text_edit, "zendesk:\n  url: https://y.zendesk.com\n  retries: 2"
+    )
+    configuration = changed["configuration"]
+    assert configuration.integrations == {"zendesk": {"url": "https://y.zendesk.com", "retries": 2}}
+    assert configuration.credentials == {"zendesk": "env:ZENDESK_TOKEN"}
+    with qtbot.assertNotEmitted(panel.propertiesEdited):
+        click_check_box(qtbot, editor.yaml_toggle)
+    rows = editor.form.blocks[0].rows.rows
+    assert [(row.key_edit.text(), row.value_edit.text()) for row in rows] == [
+        ("url", "https://y.zendesk.com"),
+        ("retries", "2"),
+    ]
+
+
+def test_malformed_yaml_keeps_the_yaml_view_with_its_line_and_is_not_emitted(qtbot) -> None:
+    panel = open_panel(qtbot)
+    editor = panel.data_editors["parameters"]
+    click_check_box(qtbot, editor.yaml_toggle)
+    type_into(qtbot, editor.yaml_editor.text_edit, "region: eu\nlimits: {a: 1")
+    with qtbot.assertNotEmitted(panel.propertiesEdited):
+        tab_away(qtbot, editor.yaml_editor.text_edit)
+        click_check_box(qtbot, editor.yaml_toggle)
+    assert editor.showing_yaml() and editor.yaml_editor.text_edit.isVisible()
+    message = editor.yaml_editor.message
+    assert message.isVisible() and "line 2" in message.text()
 
 
 def test_an_integration_that_is_not_a_mapping_is_refused_at_the_field(qtbot) -> None:
     panel = open_panel(qtbot)
     editor = panel.data_editors["integrations"]
-    type_into(qtbot, editor.text_edit, "zendesk: https://x.zendesk.com")
+    click_check_box(qtbot, editor.yaml_toggle)
+    type_into(qtbot, editor.yaml_editor.text_edit, "zendesk: https://x.zendesk.com")
     with qtbot.assertNotEmitted(panel.propertiesEdited):
-        tab_away(qtbot, editor.text_edit)
-    assert editor.message.isVisible() and "zendesk" in editor.message.text()
+        tab_away(qtbot, editor.yaml_editor.text_edit)
+    message = editor.yaml_editor.message
+    assert message.isVisible() and "zendesk" in message.text()
 
 
-def test_agent_properties_and_parameters(qtbot) -> None:
+def test_agent_properties_with_the_registry_ids_offered(qtbot) -> None:
     panel = open_panel(qtbot)
-    changed = commit_area(
-        qtbot, panel, panel.data_editors["agent_properties"].text_edit, "summarise:\n  tone: dry"
-    )
-    assert changed["configuration"].agent_properties == {"summarise": {"tone": "dry"}}
-    changed = commit_area(qtbot, panel, panel.data_editors["parameters"].text_edit, "region: eu")
-    assert changed["configuration"].parameters == {"region": "eu"}
+    panel.set_agent_ids(["summarise", "refund"])
+    blocks = panel.data_editors["agent_properties"].form
+    assert "No agent settings yet" in blocks.empty_label.text()
+    seen = edited_configurations(panel)
+    qtbot.mouseClick(blocks.add_button, Qt.MouseButton.LeftButton)
+    id_edit = focused_cell()
+    qtbot.keyClicks(id_edit, "sum")
+    popup = id_edit.completer().popup()
+    qtbot.waitUntil(popup.isVisible)
+    qtbot.keyClick(popup, Qt.Key.Key_Down)
+    qtbot.keyClick(popup, Qt.Key.Key_Return)
+    qtbot.keyClick(id_edit, Qt.Key.Key_Return)
+    type_cell(qtbot, "tone")
+    type_cell(qtbot, "dry", then=Qt.Key.Key_Return)
+    assert seen[-1].agent_properties == {"summarise": {"tone": "dry"}}
+
+
+def test_reloading_the_same_workflow_changes_nothing(qtbot) -> None:
+    panel = open_panel(qtbot)
+    editor = panel.data_editors["parameters"]
+    with qtbot.waitSignal(panel.propertiesEdited) as emitted:
+        qtbot.mouseClick(editor.form.add_button, Qt.MouseButton.LeftButton)
+        type_cell(qtbot, "region")
+        type_cell(qtbot, "eu", then=Qt.Key.Key_Return)
+    saved = WORKFLOW.model_copy(update=emitted.args[0])
+    rows = list(editor.form.rows)  # the filled row and the new one the cursor is in
+    cursor = QApplication.focusWidget()
+    with qtbot.assertNotEmitted(panel.propertiesEdited):
+        panel.show_workflow(saved)
+        panel.show_workflow(saved)
+    assert editor.form.rows == rows and QApplication.focusWidget() is cursor
+    assert not editor.message.isVisible()
 
 
 def test_a_credential_reference_is_added_in_the_table(qtbot) -> None:
@@ -213,7 +326,11 @@ def test_governance_lists_and_breaker(qtbot) -> None:
 
 def test_untouched_absent_policies_stay_absent(qtbot) -> None:
     panel = open_panel(qtbot)
-    changed = commit_area(qtbot, panel, panel.data_editors["parameters"].text_edit, "a: 1")
+    qtbot.mouseClick(panel.data_editors["parameters"].form.add_button, Qt.MouseButton.LeftButton)
+    type_cell(qtbot, "a")
+    with qtbot.waitSignal(panel.propertiesEdited) as emitted:
+        type_cell(qtbot, "1", then=Qt.Key.Key_Return)
+    changed = emitted.args[0]
     assert changed["configuration"].compensation is None
     assert changed["configuration"].governance is None
 
@@ -238,3 +355,30 @@ def test_the_workflow_panel_shows_its_fields_and_the_refused_credential_in_red(q
     red = QColor(message_colour("error"))
     assert_ink(image, place_of(panel.credentials.message, panel), red, "why it was refused")
     assert_no_ink(image, place_of(panel.name_edit, panel), red, "the valid name")
+
+
+def test_the_configuration_forms_show_their_values_and_a_problem_in_red(qtbot) -> None:
+    panel = open_panel(qtbot, WORKFLOW.model_copy(update={"configuration": CONFIGURED}))
+    parameters = panel.data_editors["parameters"]
+    type_into(qtbot, parameters.form.rows[1].key_edit, "region")
+    with qtbot.assertNotEmitted(panel.propertiesEdited):
+        tab_away(qtbot, parameters.form.rows[1].key_edit)
+        tab_away(qtbot, parameters.form.rows[1].value_edit)
+    assert "already in row 1" in parameters.message.text()
+    image = picture(panel)
+    integration = panel.data_editors["integrations"].form.blocks[0]
+    assert_shows_text(image, panel, integration.id_edit, "the integration's id")
+    assert_shows_text(image, panel, integration.rows.rows[0].value_edit, "its url")
+    agent = panel.data_editors["agent_properties"].form.blocks[0]
+    assert_shows_text(image, panel, agent.rows.rows[0].key_edit, "the agent's setting")
+    assert_shows_text(image, panel, parameters.form.rows[0].value_edit, "a parameter's value")
+    red = QColor(message_colour("error"))
+    assert_ink(image, place_of(parameters.message, panel), red, "the repeated key")
+    assert_no_ink(image, place_of(integration, panel), red, "the valid integration")
+
+
+CONFIGURED = WorkflowConfiguration(
+    integrations={"zendesk": {"url": "https://x.zendesk.com", "retries": 3}},
+    agent_properties={"summarise": {"tone": "formal"}},
+    parameters={"region": "eu-west-1", "limit": 3},
+)

@@ -4,15 +4,20 @@ from typing import Any
 
 from pydantic import ValidationError
 from PySide6.QtCore import Signal
-from PySide6.QtWidgets import QFrame, QLineEdit, QScrollArea, QVBoxLayout, QWidget
+from PySide6.QtWidgets import QFrame, QLabel, QLineEdit, QScrollArea, QVBoxLayout, QWidget
 
 from studio.model import Workflow, WorkflowConfiguration
 from studio.ui.panels.commit_text_edit import CommitTextEdit
 from studio.ui.panels.credentials_table import CredentialsTable
 from studio.ui.panels.field_editor import same_value
-from studio.ui.panels.field_editors import FieldEditor, editor_for
+from studio.ui.panels.field_editors import editor_for
 from studio.ui.panels.form_section import FormSection, align_label_columns, stacked_column
 from studio.ui.panels.inline_message import InlineMessage
+from studio.ui.panels.mapping_editor import (
+    MappingFieldEditor,
+    flat_mapping_editor,
+    nested_mapping_editor,
+)
 from studio.ui.panels.validation_messages import describe_errors
 from studio.ui.panels.workflow_policy_sections import (
     CompensationSettingsSection,
@@ -20,16 +25,10 @@ from studio.ui.panels.workflow_policy_sections import (
 )
 
 PROPERTIES = ("name", "description", "category", "timeout", "configuration")
-_DATA_FIELDS = {  # name: (description, example shown in the empty box)
-    "integrations": (
-        "Endpoint settings keyed by integration id, each a mapping.",
-        "zendesk:\n  url: https://example.zendesk.com",
-    ),
-    "agent_properties": (
-        "Settings keyed by agent id, each a mapping.",
-        "summarise:\n  tone: formal",
-    ),
-    "parameters": ("Custom key-value parameters for every node.", "region: eu-west-1"),
+_EXAMPLES = {  # what the empty YAML view shows
+    "integrations": "zendesk:\n  url: https://example.zendesk.com",
+    "agent_properties": "summarise:\n  tone: formal",
+    "parameters": "region: eu-west-1",
 }
 
 
@@ -45,7 +44,7 @@ class WorkflowConfigPanel(QWidget):
         self._current: dict[str, Any] | None = None
         self.message = InlineMessage()
         self.general = self._general_section()
-        self.data_editors: dict[str, FieldEditor] = {}
+        self.data_editors: dict[str, MappingFieldEditor] = {}
         self.data_section = self._data_section()
         self.credentials = CredentialsTable()
         self.credentials.edited.connect(self._emit_changes)
@@ -82,6 +81,10 @@ class WorkflowConfigPanel(QWidget):
         self.governance.load(configuration.governance)
         self.message.clear_message()
         self.name_message.clear_message()
+
+    def set_agent_ids(self, agent_ids: list[str]) -> None:
+        """Offer these agent ids when the agent of a block of agent properties is typed."""
+        self.data_editors["agent_properties"].set_suggestions(agent_ids)
 
     def show_save_failure(self, text: str) -> None:
         """Say that saving failed, keeping every field as it is."""
@@ -170,12 +173,32 @@ class WorkflowConfigPanel(QWidget):
 
     def _data_section(self) -> FormSection:
         section = FormSection("Configuration")
-        for name, (description, example) in _DATA_FIELDS.items():
-            editor = editor_for(name, {"type": "object", "description": description})
-            editor.set_placeholder(example)
+        self.data_editors = {
+            "integrations": nested_mapping_editor(
+                "integrations",
+                {"type": "object", "description": "Endpoint settings for each integration."},
+                "integration",
+                "integrations",
+                "Add integration",
+            ),
+            "agent_properties": nested_mapping_editor(
+                "agent_properties",
+                {"type": "object", "description": "Settings for each agent, by agent id."},
+                "agent",
+                "agent settings",
+                "Add agent settings",
+            ),
+            "parameters": flat_mapping_editor(
+                "parameters",
+                {"type": "object", "description": "Parameters every node can use."},
+                "parameter",
+                "parameters",
+            ),
+        }
+        for name, editor in self.data_editors.items():
+            editor.set_placeholder(_EXAMPLES[name])
             editor.changed.connect(self._emit_changes)
-            section.add_row(editor.label(), editor)
-            self.data_editors[name] = editor
+            section.add_row("", _titled(editor))  # the whole width: rows need the room
         return section
 
     def _build_layout(self) -> None:
@@ -192,6 +215,18 @@ class WorkflowConfigPanel(QWidget):
         layout = QVBoxLayout(self)
         layout.addWidget(self.message)
         layout.addWidget(scroll, 1)
+
+
+def _titled(editor: MappingFieldEditor) -> QWidget:
+    """The editor under its label, so its rows can use the section's full width."""
+    title = QLabel(editor.label())
+    holder = QWidget()
+    column = QVBoxLayout(holder)
+    column.setContentsMargins(0, 4, 0, 0)
+    column.setSpacing(4)
+    column.addWidget(title)
+    column.addWidget(editor)
+    return holder
 
 
 def _same_property(first: Any, second: Any) -> bool:

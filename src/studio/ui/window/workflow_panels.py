@@ -60,6 +60,7 @@ class WorkflowPanels(QObject):
         if tab is None:
             self.titleChanged.emit("Studio")
             return
+        self.config_panel.set_agent_ids([agent.id for agent in self.workspace.agents])
         self.config_panel.show_workflow(tab.editor.document.properties)
         self.titleChanged.emit(f"{tab.editor.document.properties.name} — Studio")
 
