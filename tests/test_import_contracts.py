@@ -41,17 +41,17 @@ def test_the_contracts_hold_for_the_code_as_it_is(tmp_path: Path) -> None:
         (
             "studio.model.qt_leak",
             "import PySide6\n",
-            "Qt and qasync are imported only under studio.ui",
+            "Qt, qasync and QtAwesome are imported only under studio.ui",
         ),
         (
             "studio.workspace_qt",
             "from PySide6 import QtCore\n",
-            "Qt and qasync are imported only under studio.ui",
+            "Qt, qasync and QtAwesome are imported only under studio.ui",
         ),
         (
             "studio.model.loop_leak",
             "import qasync\n",
-            "Qt and qasync are imported only under studio.ui",
+            "Qt, qasync and QtAwesome are imported only under studio.ui",
         ),
         (
             "studio.model.upward",

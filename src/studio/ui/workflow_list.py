@@ -33,7 +33,10 @@ class WorkflowListPanel(QWidget):
     def __init__(self, parent=None) -> None:
         super().__init__(parent)
         self.search = QLineEdit(placeholderText="Search workflows and blueprints")
+        self.search.setAccessibleName("Search workflows and blueprints")
         self.workflows, self.blueprints = QListWidget(), QListWidget()
+        self.workflows.setAccessibleName("Workflows")
+        self.blueprints.setAccessibleName("Blueprints")
         self.workflows.setObjectName("workflowList")
         self.blueprints.setObjectName("blueprintList")
         layout = QVBoxLayout(self)

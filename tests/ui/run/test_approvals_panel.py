@@ -160,7 +160,8 @@ def test_approving_a_task_records_the_decision_and_the_run_completes(
     assert panel.comment.text() == ""
     assert panel.pages.currentWidget() is panel.empty_label
     assert panel.empty_label.isVisible() and panel.empty_label.text() == EMPTY_TEXT
-    assert panel.message.text() == "ℹ Approved 'Manager sign-off'."
+    assert panel.message.text() == "Approved 'Manager sign-off'."
+    assert panel.message.icon_name == "message_note"
     task = workspace.human_tasks.get(execution_id, "gate")
     assert (task.status, task.decided_by, task.comment) == ("approved", "dana", "fine by me")
     record = workspace.executions.get(execution_id)
@@ -305,7 +306,7 @@ def test_a_decision_made_first_elsewhere_is_shown_inline_and_the_list_refreshes(
 
     assert counted.args == [1]
     assert panel.message.isVisible() and panel.message.kind == "error"
-    assert panel.message.text() == "✖ node 'gate' was already approved by cli-user"
+    assert panel.message.text() == "node 'gate' was already approved by cli-user"
     assert [row[:2] for row in rows(panel)] == [("Refunds", "refund")]
     assert panel.comment.text() == "no way"  # what the person typed is kept
     task = workspace.human_tasks.get(execution_id, "gate")
@@ -317,7 +318,7 @@ def test_a_decision_made_first_elsewhere_is_shown_inline_and_the_list_refreshes(
     click_row(qtbot, panel, 0)
     with qtbot.waitSignal(panel.decided):
         qtbot.mouseClick(panel.approve_button, Qt.MouseButton.LeftButton)
-    assert panel.message.kind == "note" and panel.message.text() == "ℹ Approved 'refund'."
+    assert panel.message.kind == "note" and panel.message.text() == "Approved 'refund'."
     assert workspace.human_tasks.get(refunds, "refund").comment == "no way"
 
 
@@ -344,7 +345,7 @@ def test_a_store_that_cannot_be_read_is_reported_with_retry(qtbot, tmp_path: Pat
         qtbot.waitUntil(panel.retry_button.isVisible)
     retry = panel.findChild(type(panel.retry_button), "retryButton")
     assert retry.isVisible()
-    assert panel.message.text().startswith("✖ Cannot load the waiting approvals: ")
+    assert panel.message.text().startswith("Cannot load the waiting approvals: ")
     assert "broken.db" in panel.message.text()
     assert not panel.pages.isVisible()
 

@@ -91,7 +91,7 @@ def test_runs_are_listed_newest_first_with_status_started_duration_and_version(
 ) -> None:
     panel = open_panel(qtbot, workspace, picky.id)
     newest_first = three_runs[::-1]
-    assert rows(panel) == ["⏹ Interrupted", "✗ Failed", "✓ Completed"]
+    assert rows(panel) == ["Interrupted", "Failed", "Completed"]
     assert rows(panel, VERSION) == [f"v{picky.version}"] * 3
     assert rows(panel, RUN) == [run.execution_id[:8] for run in newest_first]
     assert rows(panel, STARTED) == [local_time_text(run.started_at) for run in newest_first]
@@ -123,19 +123,19 @@ def test_the_filter_matches_id_prefix_status_and_version_and_the_status_choice(
     box = panel.findChild(QLineEdit, "historyFilter")
     summary = panel.findChild(QLabel, "historySummary")
     qtbot.keyClicks(box, "fail")
-    assert rows(panel) == ["✗ Failed"]
+    assert rows(panel) == ["Failed"]
     assert summary.text() == "1 of 3 runs"
     box.clear()
     qtbot.keyClicks(box, three_runs[0].execution_id[:5])
     assert rows(panel, RUN) == [three_runs[0].execution_id[:8]]
     box.clear()
     qtbot.keyClicks(box, f"v{picky.version} resumable")
-    assert rows(panel) == ["⏹ Interrupted"]
+    assert rows(panel) == ["Interrupted"]
     box.clear()
     panel.status_filter.setCurrentText("Completed")
-    assert rows(panel) == ["✓ Completed"]
+    assert rows(panel) == ["Completed"]
     panel.status_filter.setCurrentText("Interrupted")
-    assert rows(panel) == ["⏹ Interrupted"]
+    assert rows(panel) == ["Interrupted"]
     qtbot.keyClicks(box, "fail")
     assert rows(panel) == []
     assert summary.text() == NO_MATCHES
@@ -150,9 +150,9 @@ def test_clicking_a_run_shows_it_below_and_emits_its_id(
         click_row(qtbot, panel, 1)
     assert selected.args == [failed.execution_id]
     assert panel.detail.execution_id == failed.execution_id
-    assert panel.detail.findChild(QLabel, "statusBadge").text() == "✗ Failed"
+    assert panel.detail.findChild(QLabel, "statusBadge").text() == "Failed"
     steps = panel.detail.steps_tree.topLevelItem(0)
-    assert (steps.text(0), steps.text(1)) == ("Check", "✗ Failed")
+    assert (steps.text(0), steps.text(1)) == ("Check", "Failed")
     assert button(panel, "showOnCanvasButton").isEnabled()
     assert not button(panel, "resumeRunButton").isEnabled()
     assert not button(panel, "compareButton").isEnabled()
@@ -179,7 +179,7 @@ def test_when_the_store_fails_the_error_is_shown_and_retry_brings_the_list_back(
     qtbot.mouseClick(retry, Qt.MouseButton.LeftButton)
     settle(qtbot, panel)
     assert panel.tree.isVisible() and not retry.isVisible()
-    assert rows(panel) == ["⏹ Interrupted", "✗ Failed", "✓ Completed"]
+    assert rows(panel) == ["Interrupted", "Failed", "Completed"]
 
 
 def test_a_run_that_cannot_be_read_offers_retry_and_then_shows_it(
@@ -215,7 +215,7 @@ def test_a_run_made_by_the_studio_command_is_listed_with_its_steps(
     workspace = Workspace()
     try:
         panel = open_panel(qtbot, workspace, document["workflowId"])
-        assert rows(panel) == ["✓ Completed"]
+        assert rows(panel) == ["Completed"]
         assert rows(panel, RUN) == [document["executionId"][:8]]
         click_row(qtbot, panel, 0)
         steps = panel.detail.steps_tree
@@ -298,7 +298,7 @@ def test_an_interrupted_run_reads_resumable_and_can_be_resumed(
     with qtbot.waitSignal(panel.resumeRequested) as resumed:
         qtbot.mouseClick(resume, Qt.MouseButton.LeftButton)
     assert resumed.args == [interrupted]
-    assert panel.detail.findChild(QLabel, "statusBadge").text() == "⏹ Interrupted"
+    assert panel.detail.findChild(QLabel, "statusBadge").text() == "Interrupted"
     banner_resume = panel.detail.findChild(QPushButton, "resumeButton")
     assert banner_resume.isVisible()
     with qtbot.waitSignal(panel.resumeRequested) as resumed:
@@ -322,7 +322,7 @@ def test_select_execution_finds_the_run_through_its_workflow_and_the_filter(
     qtbot.keyClicks(panel.findChild(QLineEdit, "historyFilter"), "completed")
     assert panel.select_execution(three_runs[2].execution_id)
     assert panel.findChild(QLineEdit, "historyFilter").text() == ""
-    assert rows(panel)[0] == "⏹ Interrupted"
+    assert rows(panel)[0] == "Interrupted"
     assert not panel.select_execution("no-such-execution")
     settle(qtbot, panel)
     assert panel.selected_ids() == [three_runs[2].execution_id]

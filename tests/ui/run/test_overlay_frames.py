@@ -89,10 +89,10 @@ def test_a_burst_of_events_is_drawn_on_the_next_frame_once_per_node(qtbot, shown
     _editor, overlay, events = shown
     run_through(overlay, events, NODES)
     assert sum(drawn.values()) == 0  # folding the events drew nothing yet
-    assert set(texts(overlay).values()) == {"○ Pending"}
+    assert set(texts(overlay).values()) == {"Pending"}
 
     qtbot.waitUntil(
-        lambda: all(text.startswith("✓ Completed") for text in texts(overlay).values()),
+        lambda: all(text.startswith("Completed") for text in texts(overlay).values()),
         timeout=1000,
     )
     assert drawn == Counter(dict.fromkeys(NODES, 1))
@@ -104,7 +104,7 @@ def test_the_frame_comes_within_a_few_screen_refreshes(qtbot, shown) -> None:
     _editor, overlay, events = shown
     assert overlay_module.FRAME_MS <= 50
     overlay.apply(events("node.started", "n0", attempt=1))
-    qtbot.waitUntil(lambda: texts(overlay)["n0"] == "◐ Running", timeout=200)
+    qtbot.waitUntil(lambda: texts(overlay)["n0"] == "Running", timeout=200)
 
 
 def test_flush_draws_what_is_pending_at_once(shown, drawn) -> None:
@@ -113,9 +113,9 @@ def test_flush_draws_what_is_pending_at_once(shown, drawn) -> None:
     overlay.apply(events("node.completed", "n0", items=3))
     overlay.apply(events("node.started", "n1", attempt=1))
     overlay.flush()
-    assert texts(overlay)["n0"].startswith("✓ Completed")
-    assert texts(overlay)["n1"] == "◐ Running"
-    assert texts(overlay)["n2"] == "○ Pending"
+    assert texts(overlay)["n0"].startswith("Completed")
+    assert texts(overlay)["n1"] == "Running"
+    assert texts(overlay)["n2"] == "Pending"
     assert [flow.label.text.text() for flow in overlay.flows.values()] == ["3 items"]
     assert drawn == Counter({"n0": 1, "n1": 1})
     overlay.flush()  # nothing pending: nothing drawn again
@@ -132,7 +132,7 @@ def test_a_node_deleted_before_its_frame_is_drawn_again_after_undo(shown) -> Non
     overlay.apply(events("node.completed", "n5", items=2))
     editor.undo_stack.undo()  # back, and drawn as the run has it now
     overlay.flush()
-    assert texts(overlay)["n5"].startswith("✓ Completed")
+    assert texts(overlay)["n5"].startswith("Completed")
 
 
 def test_clearing_drops_what_was_pending(shown, drawn) -> None:
@@ -149,7 +149,7 @@ def test_a_whole_view_shown_replaces_what_was_pending(shown) -> None:
     overlay.apply(events("node.started", "n0", attempt=1))
     overlay.show_view(RunView.of(RUN, NODES))  # e.g. a replay at the run's first moment
     overlay.flush()
-    assert set(texts(overlay).values()) == {"○ Pending"}
+    assert set(texts(overlay).values()) == {"Pending"}
 
 
 def test_only_running_nodes_keep_the_clock_going(qtbot, shown) -> None:
@@ -171,7 +171,7 @@ def test_a_live_run_is_drawn_from_its_first_moment_over_the_next_frames(qtbot, m
     qtbot.waitUntil(lambda: len(overlay.badges) >= 1, timeout=1000)
     assert len(overlay.badges) < len(NODES)  # the rest wait for later frames
     qtbot.waitUntil(lambda: len(overlay.badges) == len(NODES), timeout=5000)
-    assert set(texts(overlay).values()) == {"○ Pending"}
+    assert set(texts(overlay).values()) == {"Pending"}
 
 
 def test_a_new_live_run_takes_the_last_runs_marks_off_at_once(shown) -> None:
@@ -182,7 +182,7 @@ def test_a_new_live_run_takes_the_last_runs_marks_off_at_once(shown) -> None:
     overlay.show_live(RunView.of("run-2", NODES))
     assert overlay.flows == {}
     overlay.flush()
-    assert set(texts(overlay).values()) == {"○ Pending"}
+    assert set(texts(overlay).values()) == {"Pending"}
 
 
 def test_a_run_that_ends_draws_a_little_left_at_once_and_much_over_frames(
@@ -191,7 +191,7 @@ def test_a_run_that_ends_draws_a_little_left_at_once_and_much_over_frames(
     _editor, overlay, events = shown
     overlay.apply(events("node.started", "n0", attempt=1))
     overlay.finish()
-    assert texts(overlay)["n0"] == "◐ Running"  # drawn with the end, not a frame later
+    assert texts(overlay)["n0"] == "Running"  # drawn with the end, not a frame later
 
     monkeypatch.setattr(overlay_module, "FINISH_AT_ONCE", 1)  # as if the canvas were large
     drawn.clear()
@@ -199,4 +199,4 @@ def test_a_run_that_ends_draws_a_little_left_at_once_and_much_over_frames(
     overlay.apply(events("node.started", "n1", attempt=1))
     overlay.finish()
     assert drawn == Counter()  # too much to draw at once: left to the frames
-    qtbot.waitUntil(lambda: texts(overlay)["n1"] == "◐ Running", timeout=1000)
+    qtbot.waitUntil(lambda: texts(overlay)["n1"] == "Running", timeout=1000)

@@ -34,7 +34,7 @@ def badge_lines(window: MainWindow, node_id: str) -> list[str]:
     """Every line of a node's badge on the canvas in front, as the person reads them."""
     overlay = window.workflows.tabs.current().overlay
     badge = overlay.badges.get(node_id) if overlay else None
-    return [text for text, _colour in badge.lines] if badge else []
+    return [line.text for line in badge.lines] if badge else []
 
 
 def drawn_badge_lines(window: MainWindow, node_id: str) -> list[str]:

@@ -57,6 +57,7 @@ class CredentialsTable(QWidget):
         table.verticalHeader().setVisible(False)
         table.setSelectionBehavior(QAbstractItemView.SelectionBehavior.SelectRows)
         table.setToolTip("References such as env:OPENAI_API_KEY or keyring:studio/openai")
+        table.setAccessibleName("Credential references")
         rows_height = table.verticalHeader().defaultSectionSize() * VISIBLE_ROWS
         table.setFixedHeight(rows_height + header.sizeHint().height() + 4)
         table.itemChanged.connect(self._on_item_changed)

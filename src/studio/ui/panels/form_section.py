@@ -5,15 +5,22 @@ from collections.abc import Iterable
 from PySide6.QtCore import Qt
 from PySide6.QtGui import QFont
 from PySide6.QtWidgets import (
+    QAbstractItemView,
+    QAbstractSpinBox,
     QComboBox,
     QFormLayout,
     QFrame,
     QLabel,
+    QLineEdit,
+    QPlainTextEdit,
+    QTextEdit,
     QVBoxLayout,
     QWidget,
 )
 
 COMPACT_COMBO = QComboBox.SizeAdjustPolicy.AdjustToMinimumContentsLengthWithIcon
+INPUTS = (QLineEdit, QComboBox, QAbstractItemView, QAbstractSpinBox, QPlainTextEdit, QTextEdit)
+"""Widgets a screen reader announces by name: a row's label names those without one."""
 
 
 class FormSection(QWidget):
@@ -48,6 +55,7 @@ class FormSection(QWidget):
             combo.setSizeAdjustPolicy(COMPACT_COMBO)
             combo.setMinimumContentsLength(12)
         if label:
+            name_inputs(field, label.replace("&", "").rstrip(": "))
             self.form.addRow(label, field)
         else:
             self.form.addRow(field)
@@ -57,6 +65,15 @@ class FormSection(QWidget):
         role = QFormLayout.ItemRole.LabelRole
         items = (self.form.itemAt(row, role) for row in range(self.form.rowCount()))
         return [widget for item in items if item is not None and (widget := item.widget())]
+
+
+def name_inputs(field: QWidget, name: str) -> None:
+    """Give the inputs of a form row that have no accessible name the row's label, which a
+    screen reader cannot find itself when the input sits inside a composite field."""
+    inputs = [field] if isinstance(field, INPUTS) else field.findChildren(QWidget)
+    for widget in inputs:
+        if isinstance(widget, INPUTS) and not widget.accessibleName():
+            widget.setAccessibleName(name)
 
 
 def align_label_columns(sections: Iterable[FormSection]) -> None:

@@ -1,16 +1,17 @@
-"""A message shown under a field: an error or a warning, told apart by a symbol and words as
+"""A message shown under a field: an error or a warning, told apart by an icon and words as
 well as by colour."""
 
 from PySide6.QtCore import Qt
 from PySide6.QtGui import QPalette
-from PySide6.QtWidgets import QApplication, QLabel, QWidget
+from PySide6.QtWidgets import QApplication, QWidget
+
+from studio.ui.icon_label import IconLabel
 
 _COLOURS = {  # (on a light window, on a dark window)
     "error": ("#b3261e", "#ff8a80"),
     "warning": ("#8a5300", "#ffcc66"),
     "note": ("#5f6368", "#b0b4b8"),
 }
-_SYMBOLS = {"error": "✖", "warning": "⚠", "note": "ℹ"}
 
 
 def window_is_dark() -> bool:
@@ -24,11 +25,11 @@ def message_colour(kind: str) -> str:
     return dark if window_is_dark() else light
 
 
-class InlineMessage(QLabel):
+class InlineMessage(IconLabel):
     """A word-wrapped, hidden-until-needed line of feedback under a field."""
 
     def __init__(self, parent: QWidget | None = None) -> None:
-        super().__init__(parent)
+        super().__init__(parent=parent)
         self.setWordWrap(True)
         self.setTextFormat(Qt.TextFormat.PlainText)
         self.kind: str | None = None
@@ -57,6 +58,8 @@ class InlineMessage(QLabel):
             self.hide()
             return
         self.kind = kind
-        self.setStyleSheet(f"color: {message_colour(kind)};")
-        self.setText(f"{_SYMBOLS[kind]} {text}")
+        colour = message_colour(kind)
+        self.setStyleSheet(f"color: {colour};")
+        self.set_icon(f"message_{kind}", colour)
+        self.setText(text)
         self.show()

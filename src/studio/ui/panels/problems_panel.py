@@ -48,6 +48,7 @@ class ProblemsPanel(QWidget):
         self.summary = QLabel()
         self.summary.setObjectName("problemsSummary")
         self.tree = QTreeWidget()
+        self.tree.setAccessibleName("Problems")
         self.tree.setColumnCount(3)
         self.tree.setHeaderLabels(["Severity", "Problem", "Place"])
         self.tree.setRootIsDecorated(False)

@@ -31,8 +31,10 @@ from PySide6.QtWidgets import (
 from studio.model import Workflow
 from studio.model.errors import NotFoundError
 from studio.store.human_tasks import HumanTask
-from studio.ui.panels.inline_message import InlineMessage
+from studio.ui.icons import icon
+from studio.ui.panels.inline_message import InlineMessage, window_is_dark
 from studio.ui.run.json_view import JsonView
+from studio.ui.run.status_look import decision_look, status_look
 from studio.ui.run.time_text import short_id, timestamp_text, waited_text
 from studio.ui.store_calls import StoreCalls
 from studio.workspace import Workspace
@@ -106,6 +108,8 @@ class ApprovalsPanel(QWidget):
         self.message.setObjectName("approvalMessage")
         self.retry_button = QPushButton("Retry")
         self.retry_button.setObjectName("retryButton")
+        self.retry_button.setIcon(icon("kg_refresh"))
+        self.retry_button.setToolTip("Read the waiting approvals again")
         self.retry_button.hide()
         self.retry_button.clicked.connect(self.refresh)
         self.list = self._build_list()
@@ -113,8 +117,13 @@ class ApprovalsPanel(QWidget):
         self.comment = QLineEdit()
         self.comment.setObjectName("approvalComment")
         self.comment.setPlaceholderText(COMMENT_PLACEHOLDER)
+        self.comment.setAccessibleName("Comment on the decision")
         self.approve_button = self._button("Approve", "approveButton", APPROVE_KEYS[0])
         self.reject_button = self._button("Reject", "rejectButton", REJECT_KEYS[0])
+        dark = window_is_dark()
+        self.approve_button.setIcon(decision_look("approved").qicon(dark))
+        self.reject_button.setIcon(decision_look("rejected").qicon(dark))
+        self._waiting_icon = status_look("waiting").qicon(dark)
         self.approve_button.clicked.connect(self.approve_selected)
         self.reject_button.clicked.connect(self.reject_selected)
         self.empty_label = QLabel(EMPTY_TEXT)
@@ -272,6 +281,8 @@ class ApprovalsPanel(QWidget):
         if self._load_failed:
             self.message.clear_message()
             self._load_failed = False
+        self.retry_button.setIcon(icon("kg_refresh"))
+        self.retry_button.setToolTip("Read the waiting approvals again")
         self.retry_button.hide()
         self.pages.show()
         self._fill(approvals)
@@ -328,6 +339,7 @@ class ApprovalsPanel(QWidget):
         item.setToolTip(RUN, f"Execution {task.execution_id}")
         item.setToolTip(NODE, f"Node id: {task.node_id}")
         item.setToolTip(WAITING, timestamp_text(task.created_at))
+        item.setIcon(WAITING, self._waiting_icon)
         item.setToolTip(TITLE, task.title)
         return item
 

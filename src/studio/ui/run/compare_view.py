@@ -26,11 +26,13 @@ from studio.model.run_compare import (
     RunSide,
 )
 from studio.model.run_words import duration_words
-from studio.ui.panels.inline_message import message_colour, window_is_dark
+from studio.ui.icon_label import IconLabel
+from studio.ui.icons import icon
+from studio.ui.panels.inline_message import InlineMessage, window_is_dark
 from studio.ui.run.compare_reads import ComparedRuns, read_compared_runs
 from studio.ui.run.json_view import JsonView
 from studio.ui.run.object_names import named
-from studio.ui.run.status_look import badge_style, execution_look, status_look
+from studio.ui.run.status_look import execution_look, show_badge, status_look
 from studio.ui.store_calls import StoreCalls
 from studio.workspace import Workspace
 
@@ -68,7 +70,7 @@ class RunHeader(QFrame):
         self.side = side
         self.setFrameShape(QFrame.Shape.StyledPanel)
         self.title = named(QLabel(), f"{side.lower()}Title")
-        self.status = named(QLabel(), f"{side.lower()}Status")
+        self.status = named(IconLabel(), f"{side.lower()}Status")
         self.took = named(QLabel(), f"{side.lower()}Took")
         layout = QHBoxLayout(self)
         layout.addWidget(self.title)
@@ -83,8 +85,7 @@ class RunHeader(QFrame):
         )
         self.title.setToolTip(run.execution_id)
         look = execution_look(run.status)
-        self.status.setText(look.text)
-        self.status.setStyleSheet(badge_style(look, window_is_dark()))
+        show_badge(self.status, look, window_is_dark())
         self.took.setText(f"took {duration_words(run.duration)}")
 
 
@@ -99,7 +100,7 @@ class CompareView(QWidget):
         self.labels: dict[str, str] = {}
         self.setWindowTitle("Compare runs")
         self.heading = named(QLabel(), "compareHeading")
-        self.message = named(QLabel(wordWrap=True), "compareMessage")
+        self.message = named(InlineMessage(), "compareMessage")
         self.message.hide()
         self.headers = (RunHeader("Left"), RunHeader("Right"))
         self.only_changed = named(QCheckBox("Only changed"), "onlyChanged")
@@ -182,9 +183,7 @@ class CompareView(QWidget):
 
     def _refuse(self, text: str) -> None:
         self.comparison = None
-        self.message.setText(f"✖ {text}")
-        self.message.setStyleSheet(f"color: {message_colour('error')};")
-        self.message.show()
+        self.message.show_error(text)
         self.table.setRowCount(0)
         self.summary.clear()
         self._clear_outputs(NOTHING_SELECTED)
@@ -207,16 +206,18 @@ class CompareView(QWidget):
     def _fill_row(self, row: int, node: NodeComparison) -> None:
         dark = window_is_dark()
         cells = [
-            (self.labels.get(node.node_id, node.node_id), None),
+            (self.labels.get(node.node_id, node.node_id), None, ""),
             *(_status_cell(side, dark) for side in (node.left, node.right)),
-            (duration_words(node.left.duration if node.left else None), None),
-            (duration_words(node.right.duration if node.right else None), None),
-            (attempts_text(node), None),
-            (changes_text(node), None),
+            (duration_words(node.left.duration if node.left else None), None, ""),
+            (duration_words(node.right.duration if node.right else None), None, ""),
+            (attempts_text(node), None, ""),
+            (changes_text(node), None, ""),
         ]
         background = QBrush(QColor(HIGHLIGHT[dark])) if node.changed else None
-        for column, (text, colour) in enumerate(cells):
+        for column, (text, colour, shape) in enumerate(cells):
             item = QTableWidgetItem(text)
+            if shape:
+                item.setIcon(icon(shape, colour))
             item.setData(Qt.ItemDataRole.UserRole, node.node_id)
             if colour is not None:
                 item.setForeground(QBrush(colour))
@@ -253,12 +254,13 @@ class CompareView(QWidget):
             view.show_nothing("")
 
 
-def _status_cell(side: NodeSide | None, dark: bool) -> tuple[str, QColor | None]:
+def _status_cell(side: NodeSide | None, dark: bool) -> tuple[str, QColor | None, str]:
+    """A status cell's words, colour and icon."""
     if side is None:
-        return ABSENT, None
+        return ABSENT, None, ""
     look = status_look(side.status)
     reason = f": {side.error.get('type', 'error')}" if side.error else ""
-    return look.text + reason, look.colour(dark)
+    return look.text + reason, look.colour(dark), look.icon
 
 
 def _show_output(view: JsonView, side: NodeSide | None) -> None:

@@ -22,6 +22,7 @@ from PySide6.QtWidgets import (
 from studio.model import Workflow
 from studio.model.execution import ExecutionRecord
 from studio.store.human_tasks import HumanTask
+from studio.ui.icon_label import IconLabel
 from studio.ui.panels.inline_message import message_colour, window_is_dark
 from studio.ui.run.execution_inspector import ExecutionInspector
 from studio.ui.run.execution_rows import (
@@ -40,19 +41,20 @@ from studio.ui.run.execution_rows import (
     step_item,
 )
 from studio.ui.run.object_names import named
-from studio.ui.run.status_look import badge_style, execution_look, unwind_look
+from studio.ui.run.status_look import execution_look, show_badge, unwind_look
 from studio.ui.run.time_text import duration_text, local_time_text, short_id
 
 NOTHING_SELECTED = "Select a run to see its steps."
 SIDE_BY_SIDE_WIDTH = 760
 INTERRUPTED_TEXT = (
-    "⏹ This run stopped when the program running it went away. "
+    "This run stopped when the program running it went away. "
     "Resume continues from the first unfinished step."
 )
 
 
-def _tree(name: str, columns: tuple[str, ...]) -> QTreeWidget:
+def _tree(name: str, columns: tuple[str, ...], spoken: str) -> QTreeWidget:
     tree = named(QTreeWidget(), name)
+    tree.setAccessibleName(spoken)
     tree.setHeaderLabels(list(columns))
     tree.setUniformRowHeights(True)
     tree.setAlternatingRowColors(True)
@@ -114,9 +116,9 @@ class ExecutionDetail(QWidget):
         self.placeholder = named(QLabel(NOTHING_SELECTED), "detailPlaceholder")
         self.placeholder.setAlignment(Qt.AlignmentFlag.AlignCenter)
         self.placeholder.setWordWrap(True)
-        self.steps_tree = _tree("stepsTree", STEP_COLUMNS)
-        self.decisions_list = _tree("decisionsList", DECISION_COLUMNS)
-        self.compensations_list = _tree("compensationsList", COMPENSATION_COLUMNS)
+        self.steps_tree = _tree("stepsTree", STEP_COLUMNS, "Steps")
+        self.decisions_list = _tree("decisionsList", DECISION_COLUMNS, "Decisions")
+        self.compensations_list = _tree("compensationsList", COMPENSATION_COLUMNS, "Compensations")
         self.inspector = ExecutionInspector()
         self.inspector.samplePinned.connect(self._pin_sample)
         self._pages = QStackedLayout(self)
@@ -164,8 +166,8 @@ class ExecutionDetail(QWidget):
     def _header(self) -> QVBoxLayout:
         self.title = named(QLabel(), "executionTitle")
         self.title.setTextInteractionFlags(Qt.TextInteractionFlag.TextSelectableByMouse)
-        self.status_badge = named(QLabel(), "statusBadge")
-        self.compensation_badge = named(QLabel(), "compensationBadge")
+        self.status_badge = named(IconLabel(), "statusBadge")
+        self.compensation_badge = named(IconLabel(), "compensationBadge")
         self.meta = named(QLabel(), "executionMeta")
         self.error_label = named(QLabel(), "executionError")
         self.error_label.setWordWrap(True)
@@ -183,8 +185,9 @@ class ExecutionDetail(QWidget):
     def _banner(self) -> QFrame:
         self.banner = named(QFrame(), "interruptedBanner")
         self.banner.setFrameShape(QFrame.Shape.StyledPanel)
-        text = QLabel(INTERRUPTED_TEXT)
+        text = named(IconLabel(INTERRUPTED_TEXT), "interruptedText")
         text.setWordWrap(True)
+        text.set_icon(execution_look("running", interrupted=True).icon)
         self.resume_button = named(QPushButton("Resume"), "resumeButton")
         self.resume_button.setToolTip("Continue this run from its first unfinished step")
         self.resume_button.clicked.connect(self._request_resume)
@@ -234,13 +237,11 @@ class ExecutionDetail(QWidget):
         )
         self.title.setToolTip(record.execution_id)
         look = execution_look(record.status, interrupted)
-        self.status_badge.setText(look.text)
-        self.status_badge.setStyleSheet(badge_style(look, dark))
+        show_badge(self.status_badge, look, dark)
         unwind = unwind_look(record.status, record.compensation_status)
         self.compensation_badge.setVisible(unwind is not None)
         if unwind is not None:
-            self.compensation_badge.setText(unwind.text)
-            self.compensation_badge.setStyleSheet(badge_style(unwind, dark))
+            show_badge(self.compensation_badge, unwind, dark)
         self.meta.setText(self._meta_text(record))
         lines = error_lines(record.error) if record.status == "failed" else []
         self.error_label.setVisible(bool(lines))

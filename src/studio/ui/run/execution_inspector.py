@@ -8,12 +8,13 @@ from PySide6.QtCore import Qt, Signal
 from PySide6.QtWidgets import QLabel, QTabWidget, QVBoxLayout, QWidget
 
 from studio.model.execution import COMPLETED, NodeResult
-from studio.ui.panels.inline_message import message_colour
+from studio.ui.icon_label import IconLabel
+from studio.ui.panels.inline_message import message_colour, window_is_dark
 from studio.ui.run.data_view import DataView
 from studio.ui.run.execution_rows import CompensationEntry, error_lines
 from studio.ui.run.json_view import JsonView
 from studio.ui.run.object_names import named
-from studio.ui.run.status_look import status_look
+from studio.ui.run.status_look import StatusLook, node_look, status_look
 
 NOTHING_SELECTED = "Select a step or a compensation to see its input and output."
 INPUT_TAB, OUTPUT_TAB, ERROR_TAB = 0, 1, 2
@@ -27,7 +28,7 @@ class ExecutionInspector(QWidget):
 
     def __init__(self, parent: QWidget | None = None) -> None:
         super().__init__(parent)
-        self.title = named(QLabel(), "inspectorTitle")
+        self.title = named(IconLabel(), "inspectorTitle")
         self.title.setWordWrap(True)
         self.error_details = named(QLabel(), "errorDetails")
         self.error_details.setWordWrap(True)
@@ -56,6 +57,7 @@ class ExecutionInspector(QWidget):
     def show_nothing(self) -> None:
         """Show that nothing is selected."""
         self.title.setText(NOTHING_SELECTED)
+        self.title.set_icon(None)
         self._node_id = None
         self._show_error(None, [])
         self.input_view.show_nothing("")
@@ -63,7 +65,8 @@ class ExecutionInspector(QWidget):
 
     def show_step(self, label: str, result: NodeResult) -> None:
         """Show a step's input, output and, when it failed, its error."""
-        self.title.setText(f"<b>{escape(label)}</b><br>{status_look(result.status).text}")
+        look = node_look(result.status, result.error)
+        self._show_title(f"<b>{escape(label)}</b><br>{look.text}", look)
         self._node_id = result.node_id
         self.output_view.set_pinnable(True)
         self._show_value(self.input_view, result.input, result.started_at is not None, "Not run")
@@ -78,8 +81,8 @@ class ExecutionInspector(QWidget):
         look = status_look(entry.status)
         self._node_id = None
         self.output_view.set_pinnable(False)
-        self.title.setText(
-            f"<b>Compensation of {escape(label)}</b> ({escape(entry.tool)})<br>{look.text}"
+        self._show_title(
+            f"<b>Compensation of {escape(label)}</b> ({escape(entry.tool)})<br>{look.text}", look
         )
         result = entry.result
         self._show_value(self.input_view, result and result.input, result is not None, "Not run")
@@ -96,6 +99,10 @@ class ExecutionInspector(QWidget):
             view.show_value(value)
         else:
             view.show_nothing(absent)
+
+    def _show_title(self, text: str, look: StatusLook) -> None:
+        self.title.setText(text)
+        self.title.set_icon(look.icon, look.colour(window_is_dark()))
 
     def _show_error(self, error: dict[str, Any] | None, lines: list[str]) -> None:
         self.tabs.setTabEnabled(ERROR_TAB, error is not None)

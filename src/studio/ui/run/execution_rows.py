@@ -4,8 +4,7 @@ entries they show (the unwind summary brought up to date by the ``#comp`` rows).
 from dataclasses import dataclass
 from typing import Any
 
-from PySide6.QtCore import QRectF, Qt
-from PySide6.QtGui import QColor, QIcon, QPainter, QPixmap
+from PySide6.QtCore import Qt
 from PySide6.QtWidgets import QTreeWidgetItem
 
 from studio.model import Workflow
@@ -126,14 +125,13 @@ def step_item(label: str, result: NodeResult, dark: bool) -> QTreeWidgetItem:
 
 
 def compensation_item(label: str, entry: CompensationEntry, dark: bool) -> QTreeWidgetItem:
-    """A Compensations row with a coloured dot and the status in words; a failed one unfolds
+    """A Compensations row with the status's icon and words; a failed one unfolds
     into its raw error, failure class and recommended action."""
     look = status_look(entry.status)
     item = QTreeWidgetItem([label, entry.tool, look.text])
     item.setData(0, KEY_ROLE, ("compensation", entry.node_id))
     column = STATUS_COLUMN["compensation"]
     _paint_status(item, column, look, dark)
-    item.setIcon(column, dot_icon(look.colour(dark)))
     if entry.status == "compensation_failed":
         lines = error_lines(entry.error, entry.failure_class, entry.recommended_action)
         _add_error_children(item, lines)
@@ -153,19 +151,6 @@ def decision_item(label: str, task: HumanTask, dark: bool) -> QTreeWidgetItem:
     return item
 
 
-def dot_icon(colour: QColor, size: int = 12) -> QIcon:
-    """A filled circle in ``colour``."""
-    pixmap = QPixmap(size, size)
-    pixmap.fill(Qt.GlobalColor.transparent)
-    painter = QPainter(pixmap)
-    painter.setRenderHint(QPainter.RenderHint.Antialiasing)
-    painter.setPen(Qt.PenStyle.NoPen)
-    painter.setBrush(colour)
-    painter.drawEllipse(QRectF(1, 1, size - 2, size - 2))
-    painter.end()
-    return QIcon(pixmap)
-
-
 def span_children(item: QTreeWidgetItem) -> None:
     """Let an error line use the whole row (only possible once the item is in a tree)."""
     for index in range(item.childCount()):
@@ -175,6 +160,8 @@ def span_children(item: QTreeWidgetItem) -> None:
 
 
 def _paint_status(item: QTreeWidgetItem, column: int, look: StatusLook, dark: bool) -> None:
+    """A status cell: the look's icon, and its words in its colour."""
+    item.setIcon(column, look.qicon(dark))
     item.setForeground(column, look.colour(dark))
     item.setData(column, Qt.ItemDataRole.AccessibleTextRole, look.label)
 

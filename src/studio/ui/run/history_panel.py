@@ -104,6 +104,7 @@ class RunHistoryPanel(QWidget):
     def _list_page(self) -> QWidget:
         self.filter_edit = QLineEdit()
         self.filter_edit.setObjectName("historyFilter")
+        self.filter_edit.setAccessibleName("Filter runs")
         self.filter_edit.setPlaceholderText("Filter by id, status or version (v3)")
         self.filter_edit.setClearButtonEnabled(True)
         self.status_filter = QComboBox()

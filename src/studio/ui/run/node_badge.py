@@ -1,9 +1,10 @@
 """A node's run status on the canvas: a coloured outline and labelled pills under the node.
 
-The badge says what the node is doing in a glyph, words and a colour (never by colour alone);
+The badge says what the node is doing in an icon, words and a colour (never by colour alone);
 seen from far away it draws the status as a shape instead of text."""
 
 from datetime import datetime
+from typing import NamedTuple
 
 from PySide6.QtCore import QPointF, QRectF, Qt
 from PySide6.QtGui import QBrush, QColor, QPainter, QPainterPath, QPen, QPolygonF
@@ -22,10 +23,12 @@ from studio.model.run_view import NodeView
 from studio.model.run_words import UPSTREAM_FAILED, duration_words, shown_status
 from studio.ui.canvas.items import DETAIL_THRESHOLD, NodeItem
 from studio.ui.canvas.style import NODE_HEIGHT, NODE_WIDTH
+from studio.ui.icons import icon
 from studio.ui.run.status_look import decision_look, node_look, status_look
 
 PILL_HEIGHT = 20.0
 PILL_GAP = 4.0
+PILL_ICON = 14
 ANIMATED = (RUNNING, RETRYING)
 """Statuses whose badge moves while shown live: a spinner, a retry countdown."""
 FAR_MARKS: dict[str, tuple[tuple[float, float], ...]] = {
@@ -41,6 +44,14 @@ FAILED_Z = 1.0
 """A failed node is drawn above its neighbours, its outline thicker: the eye finds it first."""
 
 
+class PillLine(NamedTuple):
+    """One pill under a node: its words, its colour and the icon before the words."""
+
+    text: str
+    colour: QColor
+    icon: str
+
+
 class NodeBadge(QGraphicsItem):
     """A node's status while a run is shown: a coloured outline and a labelled pill below."""
 
@@ -49,7 +60,7 @@ class NodeBadge(QGraphicsItem):
         self.node_item = node_item
         self.dark = dark
         self.view = NodeView()
-        self.lines: list[tuple[str, QColor]] = []
+        self.lines: list[PillLine] = []
         self.outline = QColor()
         self.spin = 0
         self.heat: QColor | None = None
@@ -112,10 +123,8 @@ class NodeBadge(QGraphicsItem):
         painter.setPen(QPen(self.outline, 5 if shown == FAILED else 3, dash))
         painter.drawRoundedRect(QRectF(-3, -3, NODE_WIDTH + 6, NODE_HEIGHT + 6), 10, 10)
         top = NODE_HEIGHT + PILL_GAP
-        for index, (text, colour) in enumerate(self.lines):
-            self._paint_pill(
-                painter, QRectF(0, top + index * PILL_HEIGHT, NODE_WIDTH, 18), text, colour
-            )
+        for index, line in enumerate(self.lines):
+            self._paint_pill(painter, QRectF(0, top + index * PILL_HEIGHT, NODE_WIDTH, 18), line)
         if self.view.status == RUNNING:
             self._paint_spinner(painter, QRectF(NODE_WIDTH - 22, 6, 14, 14))
 
@@ -136,19 +145,24 @@ class NodeBadge(QGraphicsItem):
                 QPolygonF([QPointF(x * NODE_WIDTH, y * NODE_HEIGHT) for x, y in mark])
             )
 
-    def _paint_pill(self, painter: QPainter, rect: QRectF, text: str, colour: QColor) -> None:
+    def _paint_pill(self, painter: QPainter, rect: QRectF, line: PillLine) -> None:
         path = QPainterPath()
         path.addRoundedRect(rect, 9, 9)
-        fill = QColor(colour)
+        fill = QColor(line.colour)
         fill.setAlpha(40)
         painter.fillPath(path, QBrush(fill))
-        painter.setPen(QPen(colour, 1))
+        painter.setPen(QPen(line.colour, 1))
         painter.drawPath(path)
+        words = rect.adjusted(8, 0, -8, 0)
+        if line.icon:
+            place = pill_icon_rect(rect)
+            icon(line.icon, line.colour).paint(painter, place.toRect())
+            words.setLeft(place.right() + 4)
         painter.drawText(
-            rect.adjusted(8, 0, -8, 0),
+            words,
             Qt.AlignmentFlag.AlignVCenter | Qt.AlignmentFlag.AlignLeft,
             painter.fontMetrics().elidedText(
-                text, Qt.TextElideMode.ElideRight, int(rect.width() - 16)
+                line.text, Qt.TextElideMode.ElideRight, int(words.width())
             ),
         )
 
@@ -157,14 +171,20 @@ class NodeBadge(QGraphicsItem):
         painter.drawArc(rect, -self.spin * 16, 270 * 16)
 
 
-def badge_lines(view: NodeView, now: datetime, dark: bool) -> list[tuple[str, QColor]]:
-    """The pill texts under a node: its status with a detail, then decision and rollback."""
+def pill_icon_rect(pill: QRectF) -> QRectF:
+    """Where a pill's icon is drawn: at its left end, centred in its height."""
+    top = pill.top() + (pill.height() - PILL_ICON) / 2
+    return QRectF(pill.left() + 6, top, PILL_ICON, PILL_ICON)
+
+
+def badge_lines(view: NodeView, now: datetime, dark: bool) -> list[PillLine]:
+    """The pills under a node: its status with a detail, then decision and rollback."""
     look = node_look(view.status, view.error)
     text = look.text
     if look.status == UPSTREAM_FAILED:
         pass  # its words say it all; the failed node before it has the error
     elif view.status == RETRYING:
-        text = f"{look.glyph} {view.retry_text(now)}"
+        text = view.retry_text(now)
     elif view.status == RUNNING and view.attempt > 1:
         text = f"{look.text} · attempt {view.attempt}"
     elif view.status == COMPLETED:
@@ -172,16 +192,16 @@ def badge_lines(view: NodeView, now: datetime, dark: bool) -> list[tuple[str, QC
         text = f"{look.text}{took}" + (" · reused" if view.reused else "")
     elif view.status == FAILED and view.error:
         text = f"{look.text}: {view.error.get('message') or view.error.get('type', 'error')}"
-    lines = [(text, look.colour(dark))]
+    lines = [PillLine(text, look.colour(dark), look.icon)]
     if view.decision:
         decided = decision_look(view.decision)
         who = f" by {view.decided_by}" if view.decided_by else ""
-        lines.append((f"{decided.text}{who}", decided.colour(dark)))
+        lines.append(PillLine(f"{decided.text}{who}", decided.colour(dark), decided.icon))
     elif view.status == WAITING:
-        lines.append(("Decide in Approvals (Ctrl+Shift+A)", look.colour(dark)))
+        lines.append(PillLine("Decide in Approvals (Ctrl+Shift+A)", look.colour(dark), ""))
     if view.compensation:
         rolled = status_look(view.compensation)
-        lines.append((rolled.text, rolled.colour(dark)))
+        lines.append(PillLine(rolled.text, rolled.colour(dark), rolled.icon))
     return lines
 
 

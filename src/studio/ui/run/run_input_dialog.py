@@ -14,6 +14,7 @@ from PySide6.QtWidgets import (
 )
 
 from studio.model.input_limits import InputLimitError, load_json_within_limits
+from studio.ui.panels.inline_message import InlineMessage
 from studio.ui.run.json_view import JsonHighlighter, pretty_json
 from studio.ui.run.object_names import named
 
@@ -30,7 +31,7 @@ class RunInputDialog(QDialog):
         self.editor.setFont(QFontDatabase.systemFont(QFontDatabase.SystemFont.FixedFont))
         self.highlighter = JsonHighlighter(self.editor.document())
         self.editor.setPlainText(pretty_json({} if last_input is None else last_input))
-        self.problem = named(QLabel(wordWrap=True), "runInputProblem")
+        self.problem = named(InlineMessage(), "runInputProblem")
         self.buttons = QDialogButtonBox(
             QDialogButtonBox.StandardButton.Ok | QDialogButtonBox.StandardButton.Cancel
         )
@@ -56,7 +57,7 @@ class RunInputDialog(QDialog):
 
     def _check(self) -> None:
         problem = input_problem(self.editor.toPlainText())
-        self.problem.setText("" if problem is None else f"⚠ {problem}")
+        self.problem.show_warning(problem)
         self.run_button.setEnabled(problem is None)
 
     def _run_if_valid(self) -> None:

@@ -1,4 +1,4 @@
-"""The list of a workflow's runs: one row each with status (glyph and words), start, duration,
+"""The list of a workflow's runs: one row each with status (icon and words), start, duration,
 version and id; filterable and multi-select."""
 
 from PySide6.QtCore import QItemSelectionModel, Qt
@@ -28,6 +28,7 @@ def run_item(record: ExecutionRecord, interrupted: bool, dark: bool) -> QTreeWid
         ]
     )
     item.setData(0, ID_ROLE, record.execution_id)
+    item.setIcon(STATUS, look.qicon(dark))
     item.setForeground(STATUS, look.colour(dark))
     item.setData(STATUS, Qt.ItemDataRole.AccessibleTextRole, look.label)
     item.setToolTip(RUN, record.execution_id)
@@ -40,6 +41,7 @@ class RunList(QTreeWidget):
     def __init__(self, parent: QWidget | None = None) -> None:
         super().__init__(parent)
         self.setObjectName("runList")
+        self.setAccessibleName("Runs")
         self._records: dict[str, ExecutionRecord] = {}
         self._interrupted: set[str] = set()
         self.setHeaderLabels(list(COLUMNS))

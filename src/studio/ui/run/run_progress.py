@@ -1,9 +1,12 @@
 """A run's progress outside the canvas: in the status bar and on the dock or task bar."""
 
-from PySide6.QtCore import Signal
-from PySide6.QtWidgets import QHBoxLayout, QLabel, QToolButton, QWidget
+from PySide6.QtCore import Qt, Signal
+from PySide6.QtWidgets import QHBoxLayout, QToolButton, QWidget
 
 from studio.model.run_words import duration_words
+from studio.ui.icon_label import IconLabel
+from studio.ui.icons import icon
+from studio.ui.panels.inline_message import window_is_dark
 from studio.ui.run.launcher_progress import LauncherProgress
 from studio.ui.run.object_names import named
 from studio.ui.run.progress_strip import ProgressStrip
@@ -19,11 +22,13 @@ class RunProgress(QWidget):
     def __init__(self, parent: QWidget | None = None) -> None:
         super().__init__(parent)
         self.execution_id = ""
-        self.label = named(QLabel(), "runProgressText")
+        self.label = named(IconLabel(), "runProgressText")
         self.bar = named(ProgressStrip(), "runProgressBar")
         self.bar.setFixedWidth(160)
         self.show_button = named(QToolButton(), "showRunButton")
         self.show_button.setText("Show run")
+        self.show_button.setIcon(icon("show_run"))
+        self.show_button.setToolButtonStyle(Qt.ToolButtonStyle.ToolButtonTextBesideIcon)
         self.show_button.setToolTip("Show the run on the canvas again (F6)")
         self.show_button.clicked.connect(lambda: self.showRequested.emit(self.execution_id))
         layout = QHBoxLayout(self)
@@ -37,9 +42,9 @@ class RunProgress(QWidget):
     def running(self, execution_id: str, name: str, settled: int, total: int) -> None:
         """Show how far a run has come."""
         self.execution_id = execution_id
-        self.label.setText(
-            f"{status_look('running').glyph} Running '{name}': {settled} of {total} nodes"
-        )
+        look = status_look("running")
+        self.label.setText(f"{look.text} '{name}': {settled} of {total} nodes")
+        self.label.set_icon(look.icon, look.colour(window_is_dark()))
         self.bar.setRange(0, max(1, total))
         self.bar.setValue(settled)
         self.bar.show()
@@ -52,6 +57,7 @@ class RunProgress(QWidget):
         look = status_look(status)
         took = "" if seconds is None else f" in {duration_words(seconds)}"
         self.label.setText(f"{look.text}: '{name}'{took}")
+        self.label.set_icon(look.icon, look.colour(window_is_dark()))
         self.bar.hide()
         self.show_button.show()
         self.launcher.clear()

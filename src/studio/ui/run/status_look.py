@@ -1,17 +1,20 @@
-"""How each node, execution, compensation and decision status looks: a glyph, words and a colour.
+"""How each node, execution, compensation and decision status looks: an icon, words and a colour.
 
-Status is never told by colour alone: every look carries a glyph and a label as well. The run
-panels and the canvas overlay share these looks, so this module holds no widgets.
+Status is never told by colour alone: every look carries an icon of its own shape and a label
+as well. The run panels and the canvas overlay share these looks, so this module holds no
+widgets.
 """
 
 from collections.abc import Mapping
 from dataclasses import dataclass
 from typing import Any
 
-from PySide6.QtGui import QColor
+from PySide6.QtGui import QColor, QIcon
 
 from studio.model.run_view import INTERRUPTED
 from studio.model.run_words import UPSTREAM_FAILED, shown_status, status_words
+from studio.ui.icon_label import IconLabel
+from studio.ui.icons import icon, status_icon_name
 
 NOT_STARTED = "not_started"
 """A planned compensation the unwind never reached."""
@@ -19,54 +22,59 @@ NOT_STARTED = "not_started"
 
 @dataclass(frozen=True)
 class StatusLook:
-    """A status as a person sees it: a glyph, a label and a colour for light and dark windows."""
+    """A status as a person sees it: an icon (a name in Studio's icon table), a label and a
+    colour for light and dark windows."""
 
     status: str
-    glyph: str
+    icon: str
     label: str
     light: str
     dark: str
 
     @property
     def text(self) -> str:
-        """The glyph and the label, as shown in lists and badges: "✓ Completed"."""
-        return f"{self.glyph} {self.label}" if self.glyph else self.label
+        """The words shown in lists and badges beside the icon: "Completed"."""
+        return self.label
 
     def colour(self, dark: bool = False) -> QColor:
         """The status colour on a light (or, with ``dark``, a dark) background."""
         return QColor(self.dark if dark else self.light)
 
+    def qicon(self, dark: bool = False) -> QIcon:
+        """The status icon in the status colour on a light (or dark) background."""
+        return icon(self.icon, self.colour(dark))
 
-def _look(status: str, glyph: str, light: str, dark: str, label: str = "") -> StatusLook:
-    return StatusLook(status, glyph, label or status_words(status), light, dark)
+
+def _look(status: str, shape: str, light: str, dark: str, label: str = "") -> StatusLook:
+    return StatusLook(status, status_icon_name(shape), label or status_words(status), light, dark)
 
 
 _LOOKS = {
     look.status: look
     for look in (
-        _look("pending", "○", "#6b7078", "#a0a4ab"),
-        _look("running", "◐", "#1a66d2", "#6ea8ff"),
-        _look("completed", "✓", "#1e7d34", "#6fcf7f"),
-        _look("failed", "✗", "#c5221f", "#ff7b72"),
-        _look("skipped", "⤼", "#9aa0a6", "#7c8087"),
-        _look(UPSTREAM_FAILED, "⊘", "#80868b", "#8b9096"),
-        _look("waiting", "⏸", "#a36b00", "#f2c14e"),
-        _look("retrying", "↻", "#c45500", "#ffa657"),
-        _look("cancelled", "⊘", "#5f6368", "#b0b4b8"),
-        _look("compensating", "↺", "#6a3fc1", "#b392f0"),
-        _look("compensated", "↺", "#00796b", "#56d4c4"),
-        _look("compensation_failed", "⚠", "#c5221f", "#ff7b72"),
-        _look(NOT_STARTED, "○", "#6b7078", "#a0a4ab"),
-        _look(INTERRUPTED, "⏹", "#a34700", "#ffab70"),
+        _look("pending", "pending", "#6b7078", "#a0a4ab"),
+        _look("running", "running", "#1a66d2", "#6ea8ff"),
+        _look("completed", "completed", "#1e7d34", "#6fcf7f"),
+        _look("failed", "failed", "#c5221f", "#ff7b72"),
+        _look("skipped", "skipped", "#9aa0a6", "#7c8087"),
+        _look(UPSTREAM_FAILED, UPSTREAM_FAILED, "#80868b", "#8b9096"),
+        _look("waiting", "waiting", "#a36b00", "#f2c14e"),
+        _look("retrying", "retrying", "#c45500", "#ffa657"),
+        _look("cancelled", "cancelled", "#5f6368", "#b0b4b8"),
+        _look("compensating", "compensating", "#6a3fc1", "#b392f0"),
+        _look("compensated", "compensated", "#00796b", "#56d4c4"),
+        _look("compensation_failed", "compensation_failed", "#c5221f", "#ff7b72"),
+        _look(NOT_STARTED, NOT_STARTED, "#6b7078", "#a0a4ab"),
+        _look(INTERRUPTED, INTERRUPTED, "#a34700", "#ffab70"),
     )
 }
 
 _DECISION_LOOKS = {
     look.status: look
     for look in (
-        _look("approved", "✓", "#1e7d34", "#6fcf7f", "Approved"),
-        _look("rejected", "✗", "#c5221f", "#ff7b72", "Rejected"),
-        _look("pending", "⏸", "#a36b00", "#f2c14e", "Waiting for a decision"),
+        _look("approved", "approved", "#1e7d34", "#6fcf7f", "Approved"),
+        _look("rejected", "rejected", "#c5221f", "#ff7b72", "Rejected"),
+        _look("pending", "waiting", "#a36b00", "#f2c14e", "Waiting for a decision"),
     )
 }
 
@@ -83,7 +91,9 @@ def status_look(status: str) -> StatusLook:
     known = _LOOKS.get(status)
     if known is not None:
         return known
-    return StatusLook(status, "•", status_words(status), "#6b7078", "#a0a4ab")
+    return StatusLook(
+        status, status_icon_name("unknown"), status_words(status), "#6b7078", "#a0a4ab"
+    )
 
 
 def node_look(status: str, error: Mapping[str, Any] | None = None) -> StatusLook:
@@ -110,8 +120,19 @@ def unwind_look(status: str, compensation_status: str | None) -> StatusLook | No
         return None
     colours = status_look(_UNWIND_LOOK.get(compensation_status, "compensating"))
     return StatusLook(
-        compensation_status, "", _UNWIND_TEXT[compensation_status], colours.light, colours.dark
+        compensation_status,
+        colours.icon,
+        _UNWIND_TEXT[compensation_status],
+        colours.light,
+        colours.dark,
     )
+
+
+def show_badge(badge: IconLabel, look: StatusLook, dark: bool) -> None:
+    """Show a status on a badge: its icon and words in its colour, outlined."""
+    badge.setText(look.text)
+    badge.set_icon(look.icon, look.colour(dark))
+    badge.setStyleSheet(badge_style(look, dark))
 
 
 def badge_style(look: StatusLook, dark: bool) -> str:

@@ -1,5 +1,6 @@
 """One table of actions: every controller supplies its actions by name, and the menus and
-the toolbar are built from this table, so where a command appears is written once."""
+the toolbar are built from this table, so where a command appears is written once. Each
+action's icon is found by its name in Studio's icon table (studio.ui.icons)."""
 
 from collections.abc import Callable, Iterable
 from dataclasses import dataclass
@@ -7,6 +8,8 @@ from dataclasses import dataclass
 from PySide6.QtCore import QObject
 from PySide6.QtGui import QAction, QKeySequence
 from PySide6.QtWidgets import QMainWindow, QMenu, QToolBar
+
+from studio.ui.icons import ACTION_ICONS, icon
 
 Key = QKeySequence.StandardKey
 SEPARATOR = None
@@ -30,8 +33,8 @@ MENUS: list[tuple[str, list[str | None]]] = [
     ),
     (
         "&Workflow",
-        ["add_node", "layout", None, "validate", "publish", None, "save_catalog",
-         "load_catalog", "clear"],
+        ["add_node", "add_note", "group", "layout", None, "validate", "publish", None,
+         "save_catalog", "load_catalog", "clear"],
     ),
     (
         "&Run",
@@ -77,6 +80,8 @@ def build_action(owner: QObject, spec: ActionSpec) -> QAction:
     """A QAction for the spec, owned by ``owner``."""
     action = QAction(spec.text, owner)
     action.setObjectName(spec.name)
+    if spec.name in ACTION_ICONS:
+        action.setIcon(icon(spec.name))
     if spec.shortcut is not None:
         action.setShortcut(QKeySequence(spec.shortcut))
     action.setToolTip(tooltip_of(spec.tip or plain_text(spec.text), action.shortcut()))

@@ -6,6 +6,7 @@ from PySide6.QtGui import QAction, QActionGroup, QCloseEvent, QShowEvent
 from PySide6.QtWidgets import QApplication, QMainWindow, QMenu, QMessageBox
 
 from studio import __version__
+from studio.ui.icons import give_action_icons
 from studio.ui.knowledge.knowledge_mode import KnowledgeMode
 from studio.ui.theme import THEMES, apply_theme
 from studio.ui.window.action_table import ActionSpec, Key, build_actions, build_menus
@@ -54,8 +55,10 @@ class MainWindow(QMainWindow):
             submenus.update(mode.submenus())
         actions.update(build_actions(self, self._window_action_specs()))
         self.actions_by_name = actions
+        self._submenus = submenus
         self.menus = build_menus(self, actions, submenus)
         self._group_themes(actions)
+        self._give_icons()
         self.host.modeChanged.connect(
             lambda _name: self.host.hide_empty_menus([*self.menus.values()])
         )
@@ -123,8 +126,14 @@ class MainWindow(QMainWindow):
     def set_theme(self, name: str) -> None:
         """Switch between the system's, the light and the dark theme, and remember it."""
         self.settings.setValue("window/theme", apply_theme(name))
+        self._give_icons()
         for mode in self.host.modes.values():
             mode.theme_changed()
+
+    def _give_icons(self) -> None:
+        """Every action's and submenu's icon, in the colours of the theme shown."""
+        menus = {name: menu.menuAction() for name, menu in self._submenus.items()}
+        give_action_icons({**self.actions_by_name, **menus})
 
     def reset_layout(self) -> None:
         """Put every dock of every mode back where it was on the first start."""

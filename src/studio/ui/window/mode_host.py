@@ -1,10 +1,11 @@
 """Showing one mode at a time: the mode bar on the left, the central widget, each mode's
 docks, toolbar and menus, and each mode's remembered layout."""
 
-from PySide6.QtCore import QByteArray, QObject, QSettings, Qt, QTimer, Signal
+from PySide6.QtCore import QByteArray, QObject, QSettings, QSize, Qt, QTimer, Signal
 from PySide6.QtGui import QAction, QActionGroup
 from PySide6.QtWidgets import QDockWidget, QMainWindow, QMenu, QStackedWidget, QTabBar, QToolBar
 
+from studio.ui.icons import icon
 from studio.ui.window.mode import Mode
 
 
@@ -24,7 +25,8 @@ class ModeHost(QObject):
         self.bar = QToolBar("Modes", window)
         self.bar.setObjectName("modeBar")
         self.bar.setMovable(False)
-        self.bar.setToolButtonStyle(Qt.ToolButtonStyle.ToolButtonTextOnly)
+        self.bar.setToolButtonStyle(Qt.ToolButtonStyle.ToolButtonTextUnderIcon)
+        self.bar.setIconSize(QSize(20, 20))
         self.group = QActionGroup(window)
         window.addToolBar(Qt.ToolBarArea.LeftToolBarArea, self.bar)
 
@@ -34,6 +36,7 @@ class ModeHost(QObject):
         self.stack.addWidget(mode.central())
         action = QAction(mode.label, self.window)
         action.setObjectName(f"mode_{mode.name}")
+        action.setIcon(icon(f"mode_{mode.name}"))
         action.setCheckable(True)
         action.setShortcut(mode.shortcut)
         action.setToolTip(f"{mode.label} ({mode.shortcut})")

@@ -7,12 +7,14 @@ from PySide6.QtCore import QObject, Qt, QTimer
 from PySide6.QtWidgets import QDockWidget, QToolButton, QWidget
 
 from studio.model.execution import FAILED, PENDING, RUNNING, ExecutionEvent
+from studio.ui.panels.inline_message import window_is_dark
 from studio.ui.run.approvals_panel import ApprovalsPanel
 from studio.ui.run.compare_view import CompareView
 from studio.ui.run.history_panel import RunHistoryPanel
 from studio.ui.run.overlay import RunOverlay
 from studio.ui.run.replay_bar import ReplayBar
 from studio.ui.run.run_controller import RunController
+from studio.ui.run.status_look import execution_look
 from studio.ui.store_calls import StoreCalls
 from studio.ui.window.action_table import ActionSpec
 from studio.ui.window.answers import after_store, answered
@@ -168,6 +170,8 @@ class RunDocks(QObject):
         if interrupted:
             button = QToolButton()
             button.setObjectName("interruptedRunsButton")
+            button.setIcon(execution_look(RUNNING, interrupted=True).qicon(window_is_dark()))
+            button.setToolButtonStyle(Qt.ToolButtonStyle.ToolButtonTextBesideIcon)
             button.setToolTip("Runs that stopped when Studio closed; they can be resumed")
             button.clicked.connect(lambda: self._show_interrupted(interrupted, button))
             self.status.add_permanent(button)
@@ -236,4 +240,4 @@ def _bring_forward(panel: QWidget) -> None:
 def _count_interrupted(button: QToolButton, interrupted: list[str]) -> None:
     count = len(interrupted)
     button.setVisible(count > 0)
-    button.setText(f"⏹ {count} interrupted run{'s' if count > 1 else ''} · Show")
+    button.setText(f"{count} interrupted run{'s' if count > 1 else ''} · Show")

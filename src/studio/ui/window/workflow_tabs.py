@@ -7,7 +7,7 @@ from collections.abc import Callable, Iterator
 from concurrent.futures import Future
 
 from PySide6.QtCore import QObject, Signal
-from PySide6.QtWidgets import QMessageBox, QStackedWidget, QTabWidget, QWidget
+from PySide6.QtWidgets import QMessageBox, QStackedWidget, QTabBar, QTabWidget, QWidget
 
 from studio.model import Workflow
 from studio.model.errors import StudioError
@@ -104,7 +104,7 @@ class WorkflowTabs(QObject):
         tab.titleChanged.connect(lambda title, t=tab: self._retitle(t, title))
         tab.copyCreated.connect(self._open_copy)
         tab.autosaver.saved.connect(lambda _stored: self.storedChanged.emit())
-        self.tab_widget.addTab(tab, tab.title())
+        self._name_close_button(self.tab_widget.addTab(tab, tab.title()), tab.title())
         self.opened.emit(tab)
         return tab
 
@@ -159,8 +159,17 @@ class WorkflowTabs(QObject):
         self.storedChanged.emit()
         self.open(copy.stored_id)
 
+    def _name_close_button(self, index: int, title: str) -> None:
+        """A tab's close button, drawn as a cross by the style, says what it closes."""
+        bar = self.tab_widget.tabBar()
+        sides = (QTabBar.ButtonPosition.RightSide, QTabBar.ButtonPosition.LeftSide)
+        for button in filter(None, (bar.tabButton(index, side) for side in sides)):
+            button.setAccessibleName(f"Close {title}")
+            button.setToolTip(f"Close {title} (Ctrl+F4)")
+
     def _retitle(self, tab: WorkflowTab, title: str) -> None:
         index = self.tab_widget.indexOf(tab)
         if index >= 0:
             self.tab_widget.setTabText(index, title)
+            self._name_close_button(index, title)
             self.tab_widget.setTabToolTip(index, tab.autosaver.last_error or "")
