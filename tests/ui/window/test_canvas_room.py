@@ -5,26 +5,13 @@ when the problems are fixed; selecting a node brings the Inspector forward."""
 
 from pathlib import Path
 
-import pytest
 import yaml
 from PySide6.QtCore import Qt
 from PySide6.QtWidgets import QDockWidget
 
-from studio.ui.window.main_window import MainWindow
-from studio.workspace import Workspace
 from tests.ui.answers import answer
 
 WAIT_MS = 20_000
-
-
-@pytest.fixture
-def window(qtbot, studio_data_dir: Path) -> MainWindow:
-    window = MainWindow(Workspace(data_dir=studio_data_dir))
-    qtbot.addWidget(window)
-    window.resize(1280, 800)
-    window.show()
-    qtbot.waitExposed(window)
-    return window
 
 
 def in_front(dock: QDockWidget) -> bool:

@@ -2,28 +2,13 @@
 Shortcuts lists every command's keys and finds one by its words, and every toolbar button's
 tooltip names its shortcut."""
 
-from pathlib import Path
-
-import pytest
 import yaml
 from PySide6.QtCore import Qt
 from PySide6.QtWidgets import QPushButton, QToolBar
 
-from studio.ui.window.main_window import MainWindow
 from studio.ui.window.shortcuts_dialog import ShortcutsDialog
-from studio.workspace import Workspace
 
 WAIT_MS = 10_000
-
-
-@pytest.fixture
-def window(qtbot, studio_data_dir: Path) -> MainWindow:
-    window = MainWindow(Workspace(data_dir=studio_data_dir))
-    qtbot.addWidget(window)
-    window.resize(1280, 800)
-    window.show()
-    qtbot.waitExposed(window)
-    return window
 
 
 def test_the_empty_window_starts_a_new_workflow(qtbot, window) -> None:

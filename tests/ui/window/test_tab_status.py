@@ -4,22 +4,10 @@ it steps aside."""
 
 from pathlib import Path
 
-import pytest
 import yaml
 
 from studio.ui.window.main_window import MainWindow
-from studio.workspace import Workspace
 from tests.ui.answers import answer
-
-
-@pytest.fixture
-def window(qtbot, studio_data_dir: Path) -> MainWindow:
-    window = MainWindow(Workspace(data_dir=studio_data_dir))
-    qtbot.addWidget(window)
-    window.resize(1280, 800)
-    window.show()
-    qtbot.waitExposed(window)
-    return window
 
 
 def open_file(qtbot, window: MainWindow, folder: Path, name: str, count: int):

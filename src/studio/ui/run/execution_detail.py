@@ -11,7 +11,6 @@ from PySide6.QtWidgets import (
     QLabel,
     QPushButton,
     QSizePolicy,
-    QSplitter,
     QStackedLayout,
     QTreeWidget,
     QTreeWidgetItem,
@@ -24,6 +23,7 @@ from studio.model.execution import ExecutionRecord
 from studio.store.human_tasks import HumanTask
 from studio.ui.icon_label import IconLabel
 from studio.ui.panels.inline_message import message_colour, window_is_dark
+from studio.ui.panels.share_splitter import ShareSplitter
 from studio.ui.run.execution_inspector import ExecutionInspector
 from studio.ui.run.execution_rows import (
     COMPENSATION_COLUMNS,
@@ -146,11 +146,11 @@ class ExecutionDetail(QWidget):
         lists_layout.addWidget(self.decisions_section, 1)
         lists_layout.addWidget(self.compensations_section, 1)
         lists_layout.addStretch(1)
-        self.body = named(QSplitter(Qt.Orientation.Horizontal), "detailSplitter")
+        # The steps and the selected step's data share the room evenly: the data is what is
+        # read, the steps only need their four columns.
+        self.body = named(ShareSplitter(Qt.Orientation.Horizontal, (1, 1)), "detailSplitter")
         self.body.addWidget(lists)
         self.body.addWidget(self.inspector)
-        self.body.setStretchFactor(0, 3)
-        self.body.setStretchFactor(1, 2)
         self.body.setChildrenCollapsible(False)
         layout.addWidget(self.body, 1)
         return content

@@ -11,13 +11,14 @@ from PySide6.QtGui import QAction
 from PySide6.QtWidgets import (
     QComboBox,
     QFrame,
+    QGridLayout,
     QHBoxLayout,
     QLabel,
     QLineEdit,
     QMenu,
     QPushButton,
     QScrollArea,
-    QSplitter,
+    QSizePolicy,
     QStackedWidget,
     QToolButton,
     QTreeWidgetItem,
@@ -27,6 +28,7 @@ from PySide6.QtWidgets import (
 
 from studio.engine.runner import StepRunner
 from studio.model.execution import ExecutionRecord
+from studio.ui.panels.share_splitter import ShareSplitter
 from studio.ui.run.execution_detail import ExecutionDetail
 from studio.ui.run.history_reads import HistoryReads, RunDetail, RunRows
 from studio.ui.run.run_filter import STATUS_CHOICES
@@ -41,6 +43,7 @@ NO_WORKFLOW = "Open a workflow to see its runs."
 NO_RUNS = "No runs yet. Publish the workflow and press Run (F5)."
 NO_MATCHES = "No runs match the filter."
 LIST_PAGE, MESSAGE_PAGE = 0, 1
+BUTTONS_A_ROW = 3
 ACTIONS = (  # key, text, tool tip, button object name
     ("canvas", "Show on canvas", "Show this run on the canvas (Enter)", "showOnCanvasButton"),
     ("replay", "Replay", "Step through this run event by event", "replayButton"),
@@ -132,26 +135,30 @@ class RunHistoryPanel(QWidget):
         scroller = QScrollArea(widgetResizable=True)
         scroller.setFrameShape(QFrame.Shape.NoFrame)
         scroller.setWidget(self.detail)
-        self.splitter = QSplitter(Qt.Orientation.Horizontal)
+        self.splitter = ShareSplitter(Qt.Orientation.Horizontal, (2, 5))
         self.splitter.setObjectName("historySplitter")
         self.splitter.addWidget(top)
         self.splitter.addWidget(scroller)
-        self.splitter.setStretchFactor(0, 2)
-        self.splitter.setStretchFactor(1, 5)
         self.splitter.setChildrenCollapsible(False)
         return self.splitter
 
-    def _buttons(self) -> QHBoxLayout:
+    def _buttons(self) -> QVBoxLayout:
+        # The count on a line of its own and the commands three to a row: the list stays
+        # narrow enough to leave the run's detail most of a wide dock.
         self.summary = QLabel()
         self.summary.setObjectName("historySummary")
-        row = QHBoxLayout()
-        row.addWidget(self.summary, 1)
-        for key, _text, _tip, name in ACTIONS:
+        grid = QGridLayout()
+        grid.setSpacing(4)
+        for index, (key, _text, _tip, name) in enumerate(ACTIONS):
             button = QToolButton()
             button.setObjectName(name)
             button.setDefaultAction(self.run_actions[key])
-            row.addWidget(button)
-        return row
+            button.setSizePolicy(QSizePolicy.Policy.Expanding, QSizePolicy.Policy.Fixed)
+            grid.addWidget(button, index // BUTTONS_A_ROW, index % BUTTONS_A_ROW)
+        column = QVBoxLayout()
+        column.addWidget(self.summary)
+        column.addLayout(grid)
+        return column
 
     def _message_page(self) -> QWidget:
         page = QWidget()

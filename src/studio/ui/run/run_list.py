@@ -1,7 +1,7 @@
 """The list of a workflow's runs: one row each with status (icon and words), start, duration,
 version and id; filterable and multi-select."""
 
-from PySide6.QtCore import QItemSelectionModel, Qt
+from PySide6.QtCore import QItemSelectionModel, QSize, Qt
 from PySide6.QtWidgets import QAbstractItemView, QHeaderView, QTreeWidget, QTreeWidgetItem, QWidget
 
 from studio.model.execution import ExecutionRecord
@@ -76,6 +76,17 @@ class RunList(QTreeWidget):
         if current_item is not None:
             self.setCurrentItem(current_item, 0, QItemSelectionModel.SelectionFlag.NoUpdate)
         self.blockSignals(False)
+        self.updateGeometry()  # the columns' contents changed: so may the room they need
+
+    def minimumSizeHint(self) -> QSize:
+        """Room for every column's contents: a splitter beside the run's detail may narrow
+        the list, never so far that a column is cut."""
+        hint = super().minimumSizeHint()
+        header = self.header()
+        needed = sum(
+            max(header.sectionSizeHint(c), self.sizeHintForColumn(c)) for c in range(header.count())
+        )
+        return QSize(max(hint.width(), needed + 2 * self.frameWidth()), hint.height())
 
     def run_count(self) -> int:
         """How many runs are listed, shown or filtered out."""

@@ -40,6 +40,10 @@ from studio.workspace import Workspace
 Area = Qt.DockWidgetArea
 FIRST_SIDE_WIDTH = 280
 FIRST_BOTTOM_HEIGHT = 220
+PROBLEMS_HEIGHT = 150
+"""The Problems panel when it comes up on its own: its summary and a few problems."""
+RUN_SHARE = 0.42
+"""The part of the window's height a run below the canvas gets: its steps and a step's data."""
 
 
 class WorkflowsMode(Mode):
@@ -102,10 +106,21 @@ class WorkflowsMode(Mode):
         self.problems_dock.raise_()
 
     def bring_up(self, dock: QDockWidget) -> None:
-        """Show a dock (it may have been closed) and bring it to the front of its group."""
-        if dock.isHidden():
+        """Show a dock (it may have been closed) and bring it to the front of its group,
+        with the room below the canvas it needs to be read (problems a few lines; a run its
+        steps and a step's data)."""
+        came_up = dock.isHidden()
+        if came_up:
             dock.show()
         dock.raise_()
+        wanted = self._room_below(dock)
+        if came_up or dock.height() < wanted:
+            self.window.resizeDocks([dock], [wanted], Qt.Orientation.Vertical)
+
+    def _room_below(self, dock: QDockWidget) -> int:
+        if dock is self.problems_dock:
+            return PROBLEMS_HEIGHT
+        return max(FIRST_BOTTOM_HEIGHT, int(self.window.height() * RUN_SHARE))
 
     def show_run(self, execution_id: str) -> "Future[ReplayBar | None]":
         """Open a run's workflow and replay the run on its canvas."""
