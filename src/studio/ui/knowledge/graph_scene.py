@@ -12,7 +12,8 @@ from PySide6.QtWidgets import QGraphicsScene
 
 from studio.knowledge.projection import Projection
 from studio.ui.canvas.style import canvas_colors
-from studio.ui.knowledge.graph_items import EdgeItem, EdgeKey, NodeItem, node_caption
+from studio.ui.knowledge.graph_edges import EdgeItem
+from studio.ui.knowledge.graph_items import EdgeKey, NodeItem, node_caption
 from studio.ui.knowledge.node_look import NodeLook, look_for
 
 Position = tuple[float, float]
