@@ -3,6 +3,8 @@ the heads, the graph, the difference between two moments and the coverage gaps, 
 landing moment of the checkout-redesign corpus and between them; a damaged version is left
 out and named."""
 
+import gc
+import weakref
 from datetime import timedelta
 from pathlib import Path
 
@@ -118,3 +120,21 @@ def test_an_empty_store_has_an_empty_history(studio_data_dir: Path) -> None:
         workspace.close()
 
     assert history.empty and history.moments == [] and history.heads() == []
+
+
+def test_a_history_and_its_graphs_are_freed_without_the_cycle_collector(
+    knowledge: KnowledgeBase,
+) -> None:
+    """The window keeps each history it reads out of the collector's reach (``gc.freeze``);
+    anything dropped then that only a collection would free stays in memory for good."""
+    history = read_history(knowledge)
+    graph = history.graph(EVERY_LAYER).graph
+    looked_at = (list(graph.edges), list(graph.in_edges), dict(graph.degree))
+    looked_at += (dict(graph.in_degree), dict(graph.out_degree), list(graph.out_edges))
+    gone = [weakref.ref(history), weakref.ref(graph)]
+    gc.disable()
+    try:
+        del history, graph, looked_at
+        assert [ref() for ref in gone] == [None, None]
+    finally:
+        gc.enable()

@@ -31,6 +31,7 @@ from studio.store import (
     migrations,
     open_database,
 )
+from studio.store.knowledge_integrity import DamagedVersion
 from studio.store.migrations import SCHEMA_VERSION
 
 JAN = datetime(2025, 1, 10, 9, 30, tzinfo=UTC)
@@ -382,6 +383,36 @@ def test_graph_rows_are_those_of_the_given_versions_in_a_fixed_order(store) -> N
         (key, ref) for key in ("stories", "stories#goals") for ref in (first.ref, second.ref)
     )
     assert store.graph_rows([]) == ([], [])
+
+
+def test_rows_by_version_are_each_versions_rows_in_the_same_order(store) -> None:
+    first, second = landed_two_versions(store)
+    nodes, edges = store.graph_rows([first.ref, second.ref])
+
+    by_version = store.graph_rows_by_version(iter([second.ref, first.ref, second.ref]))
+
+    assert set(by_version) == {first.ref, second.ref}
+    for ref, (version_nodes, version_edges) in by_version.items():
+        assert list(version_nodes) == [node for node in nodes if node.version_ref == ref]
+        assert list(version_edges) == [edge for edge in edges if edge.version_ref == ref]
+    assert store.graph_rows_by_version([]) == {}
+
+
+def test_a_version_whose_rows_cannot_be_read_is_damaged_and_left_out(store) -> None:
+    first, second = landed_two_versions(store)
+    with store.database.write() as connection:
+        connection.execute(
+            text("UPDATE kg_derivations SET rows = '{' WHERE version_ref = :ref"),
+            {"ref": first.ref},
+        )
+    damaged: list[DamagedVersion] = []
+
+    by_version = store.graph_rows_by_version([first.ref, second.ref], damaged)
+
+    assert set(by_version) == {second.ref}
+    assert [(d.ref, d.problem) for d in damaged] == [
+        (first.ref, "its derived graph rows cannot be read; `studio kg rebuild` derives them again")
+    ]
 
 
 def test_a_rebuild_gives_identical_rows(store) -> None:

@@ -84,9 +84,15 @@ class Suspect:
         """One line for a person naming both ends, both versions and both dates."""
         return (
             f"{self.item} relies on {self.target} ({self.link}), written in {self.item_ref} on "
-            f"{self.item_written:%Y-%m-%d}, but {self.target} was revised in {self.target_ref} "
-            f"on {self.target_revised:%Y-%m-%d}"
+            f"{day(self.item_written)}, but {self.target} was revised in {self.target_ref} "
+            f"on {day(self.target_revised)}"
         )
+
+
+def day(moment: datetime) -> str:
+    """``moment``'s date as 2026-09-08. Not ``strftime``: it imports ``time`` on each call, and
+    with Qt's import hook in place a thousand dates took 14 ms of a window's turn."""
+    return moment.date().isoformat()
 
 
 def coverage_gaps(nodes: Iterable[GraphNode], edges: Iterable[GraphEdge]) -> list[Gap]:

@@ -26,6 +26,7 @@ from studio.knowledge.knowledge_base import KnowledgeBase
 from studio.knowledge.projection import (
     GraphDiff,
     Projection,
+    ProjectionGraph,
     ViewOptions,
     current_by_kind,
     diff,
@@ -42,7 +43,6 @@ from studio.model.knowledge import (
 )
 from studio.store.knowledge_integrity import DamagedVersion
 
-Row = TypeVar("Row", GraphNode, GraphEdge)
 Kept = TypeVar("Kept")
 
 
@@ -235,10 +235,13 @@ class KnowledgeHistory:
         5,000 artifacts in one go holds the interpreter (and any window waiting for it) for
         40 ms, while this lets another thread in between pieces. Only for a history no one
         uses any more: it is empty after."""
-        for table in (self.nodes, self.edges):
-            while table:
-                table.popitem()
-        vars(self).clear()
+        held = vars(self)
+        while held:
+            _name, value = held.popitem()
+            if isinstance(value, tuple):
+                value = list(value)  # the tuple goes; the list lets its items go one by one
+            _take_apart(value)
+            del value
 
     def version(self, ref: str) -> ArtifactVersion | None:
         """One version by ref."""
@@ -293,22 +296,15 @@ def _read_history(knowledge: KnowledgeBase) -> KnowledgeHistory:
     versions = sorted(
         (v for v in stored if v.ref in intact), key=lambda v: (v.front.created_at, v.ref)
     )
-    nodes, edges = repository.graph_rows((v.ref for v in versions), damaged)
+    rows = repository.graph_rows_by_version((v.ref for v in versions), damaged)
     history = KnowledgeHistory(
         versions=tuple(versions),
-        nodes=_by_version(nodes),
-        edges=_by_version(edges),
+        nodes={ref: nodes for ref, (nodes, _edges) in rows.items()},
+        edges={ref: edges for ref, (_nodes, edges) in rows.items()},
         damaged=tuple(damaged),
     )
     history.work_out_lookups()
     return history
-
-
-def _by_version(rows: Iterable[Row]) -> dict[str, tuple[Row, ...]]:
-    grouped: dict[str, list[Row]] = defaultdict(list)
-    for row in rows:
-        grouped[row.version_ref].append(row)
-    return {ref: tuple(found) for ref, found in grouped.items()}
 
 
 class _Kept(Generic[Kept]):
@@ -334,6 +330,25 @@ class _Kept(Generic[Kept]):
                 self._kept.popitem(last=False)
         return made
 
+    def forget_all(self) -> None:
+        """Let go of everything kept, the least recently used first, one at a time."""
+        with self._lock:
+            while self._kept:
+                self._kept.popitem(last=False)
+
+
+def _take_apart(value: object) -> None:
+    """Let go of a container's contents one at a time, so that freeing what they alone held
+    is spread over many steps another thread can come between."""
+    if isinstance(value, _Kept):
+        value.forget_all()
+    elif isinstance(value, dict):
+        while value:
+            value.popitem()
+    elif isinstance(value, list):
+        while value:
+            value.pop()
+
 
 def _union(parts: list[Projection]) -> Projection:
     """One projection of several subjects' (their node ids never clash), in the order one
@@ -341,7 +356,7 @@ def _union(parts: list[Projection]) -> Projection:
     dict-of-dicts networkx documents as a graph's data) rather than copying them, so joining
     5,000 artifacts costs a few dict updates and makes no new object per node. Like the
     parts, it is shared: it is frozen, and a view that changes it works on a copy."""
-    graph: nx.MultiDiGraph[str] = nx.MultiDiGraph()
+    graph: nx.MultiDiGraph[str] = ProjectionGraph()
     joined = vars(graph)
     for part in parts:
         theirs = vars(part.graph)

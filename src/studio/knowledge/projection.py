@@ -90,11 +90,26 @@ class ViewOptions:
         return self.items
 
 
+class ProjectionGraph(nx.MultiDiGraph):
+    """A networkx multigraph that frees itself without the cyclic garbage collector.
+
+    networkx keeps a graph's edge and degree views on the graph, and each view refers back to
+    it: a cycle, so a dropped graph waits for a collection, and one caught by ``gc.freeze``
+    (which keeps a freshly read history out of later collections) is never freed at all.
+    Here the views are made on each use, and reference counting frees a graph at once."""
+
+    edges = out_edges = property(lambda self: nx.reportviews.OutMultiEdgeView(self))
+    in_edges = property(lambda self: nx.reportviews.InMultiEdgeView(self))
+    degree = property(lambda self: nx.reportviews.DiMultiDegreeView(self))
+    in_degree = property(lambda self: nx.reportviews.InMultiDegreeView(self))
+    out_degree = property(lambda self: nx.reportviews.OutMultiDegreeView(self))
+
+
 @dataclass(frozen=True, eq=False)
 class Projection:
     """A rendered subgraph: what a view draws, with its hidden neighbours counted per node."""
 
-    graph: nx.MultiDiGraph = field(default_factory=nx.MultiDiGraph)
+    graph: nx.MultiDiGraph = field(default_factory=ProjectionGraph)
 
     def hidden_neighbours(self, node_id: str) -> int:
         """How many distinct neighbours of the node the view leaves out."""
@@ -189,7 +204,7 @@ def project(
     refs = {v.ref for v in heads}
     rows = _rows_by_place(heads, nodes)
     kinds = current_by_kind(heads)
-    graph: nx.MultiDiGraph[str] = nx.MultiDiGraph()
+    graph: nx.MultiDiGraph[str] = ProjectionGraph()
     for (subject, key), row in sorted(rows.items()):
         if options.shows(row.type):
             graph.add_node(_node_id(options, subject, key), **_attributes(row))

@@ -13,19 +13,21 @@ landing rules and inserts in ``knowledge_writes``, the rows of versions and thei
 from collections.abc import Iterable, Mapping
 from datetime import datetime
 
-from sqlalchemy import Select, delete, func, select
+from sqlalchemy import Row, Select, delete, func, select
 
 from studio.model.errors import NotFoundError
 from studio.model.knowledge import ArtifactVersion, Derivation, GraphEdge, GraphNode
 from studio.store.database import Database
 from studio.store.knowledge_derived import (
     EncodedDerivation,
+    VersionRows,
     check_derivation,
     decoded,
     differing_refs,
     encode_derivation,
     graph_rows_of,
     row_tuples,
+    rows_by_version,
 )
 from studio.store.knowledge_integrity import (
     ArtifactIntegrityError,
@@ -222,12 +224,20 @@ class KnowledgeRepository:
 
         They are read as stored (``verify`` compares them with what the text derives); a
         version whose rows cannot be read at all is damaged."""
+        return graph_rows_of(self._stored_rows(version_refs), damaged)
+
+    def graph_rows_by_version(
+        self, version_refs: Iterable[str], damaged: Damaged = None
+    ) -> dict[str, VersionRows]:
+        """``graph_rows``, kept apart by version ref: cheaper for thousands of versions than
+        ordering every row of them together. A version whose rows cannot be read is
+        damaged and missing from the answer."""
+        return rows_by_version(self._stored_rows(version_refs), damaged)
+
+    def _stored_rows(self, version_refs: Iterable[str]) -> list[Row]:
         wanted = sorted(set(version_refs))
         with self.database.read() as connection:
-            found = rows_in(
-                connection, select(kg_derivations), kg_derivations.c.version_ref, wanted
-            )
-        return graph_rows_of(found, damaged)
+            return rows_in(connection, select(kg_derivations), kg_derivations.c.version_ref, wanted)
 
     def rebuild_derived(self, derivations: Mapping[str, Derivation]) -> None:
         """Replace every derived row with fresh derivations by version ref, in one transaction."""

@@ -8,6 +8,7 @@ and compares, and ``studio kg rebuild`` replaces them with what the text derives
 import json
 from collections.abc import Iterable, Mapping
 from dataclasses import dataclass
+from operator import attrgetter
 
 from sqlalchemy import Row
 
@@ -79,6 +80,12 @@ UNREADABLE = (ValueError, TypeError, KeyError, AttributeError, RecursionError)
 """What decoding a document another program wrote may raise."""
 
 
+VersionRows = tuple[tuple[GraphNode, ...], tuple[GraphEdge, ...]]
+"""One version's nodes (by key) and edges (by source, type and target)."""
+_NODE_ORDER = attrgetter("key")
+_EDGE_ORDER = attrgetter("source", "type", "target")
+
+
 def graph_rows_of(
     found: Iterable[Row], damaged: list[DamagedVersion] | None
 ) -> tuple[list[GraphNode], list[GraphEdge]]:
@@ -86,19 +93,33 @@ def graph_rows_of(
     whose document cannot be read at all is reported damaged."""
     nodes: list[GraphNode] = []
     edges: list[GraphEdge] = []
-    unreadable: list[DamagedVersion] = []
-    for row in found:
-        try:
-            more_nodes, more_edges = decoded_document(row.rows, row.version_ref)
-        except UNREADABLE:
-            unreadable.append(DamagedVersion(row.version_ref, _UNREADABLE_ROWS))
-            continue
+    for more_nodes, more_edges in rows_by_version(found, damaged).values():
         nodes += more_nodes
         edges += more_edges
-    report(unreadable, damaged)
     nodes.sort(key=lambda n: (n.subject, n.key, n.version_ref))
     edges.sort(key=lambda e: (e.subject, e.source, e.type, e.target, e.version_ref))
     return nodes, edges
+
+
+def rows_by_version(
+    found: Iterable[Row], damaged: list[DamagedVersion] | None
+) -> dict[str, VersionRows]:
+    """Each stored document's nodes and edges, by its version's ref, each version's in the
+    order ``graph_rows_of`` gives them (a version's rows share its subject); a version whose
+    document cannot be read at all is reported damaged and left out."""
+    by_version: dict[str, VersionRows] = {}
+    unreadable: list[DamagedVersion] = []
+    for row in found:
+        try:
+            nodes, edges = decoded_document(row.rows, row.version_ref)
+        except UNREADABLE:
+            unreadable.append(DamagedVersion(row.version_ref, _UNREADABLE_ROWS))
+            continue
+        nodes.sort(key=_NODE_ORDER)
+        edges.sort(key=_EDGE_ORDER)
+        by_version[row.version_ref] = (tuple(nodes), tuple(edges))
+    report(unreadable, damaged)
+    return by_version
 
 
 def differing_refs(found: Iterable[Row], derivations: Mapping[str, Derivation]) -> list[str]:

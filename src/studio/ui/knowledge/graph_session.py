@@ -20,7 +20,7 @@ from concurrent.futures import Future, ThreadPoolExecutor
 from dataclasses import dataclass, replace
 from typing import Any
 
-from PySide6.QtCore import QObject, Signal
+from PySide6.QtCore import QObject, QTimer, Signal
 
 from studio.knowledge.collection_pause import collection_paused
 from studio.knowledge.graph_layout import StableLayout, neighbourhood_layout
@@ -34,6 +34,12 @@ KEPT = 3
 """Views kept of the latest queries: stepping back and forth along the timeline, or turning a
 layer off and on again, finds the view it goes back to."""
 Positions = dict[str, tuple[float, float]]
+
+
+LET_GO_AFTER_MS = 1500
+"""How long after a new history's first view the old one is freed: freeing thousands of
+versions costs the view's worker 30 ms or more, and while the new graph is still being drawn
+that time is taken from the window."""
 
 
 @dataclass(frozen=True, eq=False)
@@ -64,7 +70,9 @@ class GraphSession(QObject):
         self._kept: dict[ViewQuery, Future[DrawnView]] = {}
         """The views of the latest queries (worked out or being worked out), oldest first."""
         self._replaced: list[KnowledgeHistory] = []
-        """Histories read before the current one, let go of once its first view is drawn."""
+        """Histories read before the current one, let go of a while after its first view."""
+        self._let_go_later = QTimer(self, singleShot=True, interval=LET_GO_AFTER_MS)
+        self._let_go_later.timeout.connect(self._let_go_of_replaced)
         self.destroyed.connect(lambda: self._worker.shutdown(wait=False, cancel_futures=True))
 
     def reload(self) -> Future[KnowledgeHistory]:
@@ -128,8 +136,11 @@ class GraphSession(QObject):
         self.current = drawn
         self.viewChanged.emit(drawn)
         if self._replaced:  # every part has moved on to the new history by now
-            replaced, self._replaced = self._replaced, []
-            self._worker.submit(_let_go, replaced)
+            self._let_go_later.start()  # again, when views come one after another
+
+    def _let_go_of_replaced(self) -> None:
+        replaced, self._replaced = self._replaced, []
+        self._worker.submit(_let_go, replaced)
 
     def _failed(self, error: Exception) -> None:
         log.warning("knowledge view failed: %s", error)

@@ -21,7 +21,7 @@ from PySide6.QtCore import (
 )
 from PySide6.QtGui import QFont, QIcon
 
-from studio.knowledge.insight import RELIES_BACKWARD, Gap, Suspect
+from studio.knowledge.insight import RELIES_BACKWARD, Gap, Suspect, day
 
 TARGET_ROLE = Qt.ItemDataRole.UserRole
 NodeNamer = Callable[[str, str], str]
@@ -58,7 +58,7 @@ def suspect_text(suspect: Suspect) -> str:
     """ "ST-1 COVERS REQ-1: REQ-1 revised 2026-09-08, after the link (2026-09-02)"."""
     return (
         f"{suspect.item} {suspect.link} {suspect.target}: {suspect.target} revised "
-        f"{suspect.target_revised:%Y-%m-%d}, after the link ({suspect.item_written:%Y-%m-%d})"
+        f"{day(suspect.target_revised)}, after the link ({day(suspect.item_written)})"
     )
 
 
