@@ -123,6 +123,22 @@ def test_a_filtered_graph_keeps_the_surviving_items_where_they_were(
     assert canvas.node_ids() == set(full.graph.nodes)
     assert canvas.node_item(node("design")) is before[node("design")]
     assert len(canvas.scene.edges) == full.graph.number_of_edges()
+    assert {"requirement", "unit", "traceability"} <= set(canvas.legend.entries())
+
+
+def test_nodes_the_layout_gave_no_place_go_below_the_others_apart(canvas, workspace, full) -> None:
+    positions = grid(full)
+    narrow = workspace.knowledge.graph(ViewOptions())
+    canvas.show_graph(narrow, {n: positions[n] for n in narrow.graph.nodes})
+    unplaced = set(full.graph.nodes) - set(narrow.graph.nodes)
+
+    canvas.show_graph(full, {n: p for n, p in positions.items() if n not in unplaced})
+
+    assert canvas.node_ids() == set(full.graph.nodes)
+    lowest = max(canvas.node_item(n).box[3] for n in narrow.graph.nodes)
+    boxes = [canvas.node_item(n).scene_rect() for n in sorted(unplaced)]
+    assert all(box.top() > lowest for box in boxes)
+    assert not any(a.intersects(b) for i, a in enumerate(boxes) for b in boxes[i + 1 :])
 
 
 def test_zoomed_out_nodes_are_plain_shapes_without_text(canvas) -> None:

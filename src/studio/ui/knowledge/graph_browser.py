@@ -135,7 +135,7 @@ class GraphBrowser(QObject):
 
     def _show_view(self, drawn: DrawnView) -> None:
         view = drawn.view
-        self.canvas.show_graph(view.projection, drawn.positions)
+        self.canvas.show_graph(view.projection, drawn.positions, drawn.drawing)
         self._mark_changes(view, drawn)
         self._mark_lineage()
         # The insights on a turn of their own: a new history lists them all again.

@@ -21,7 +21,7 @@ from studio.ui.canvas.style import CanvasColors
 from studio.ui.knowledge.canvas_view import CanvasView
 from studio.ui.knowledge.graph_items import EdgeKey, NodeItem
 from studio.ui.knowledge.graph_marks import GraphMarks
-from studio.ui.knowledge.graph_scene import GraphScene, Position
+from studio.ui.knowledge.graph_scene import Drawing, GraphScene, Position
 from studio.ui.knowledge.legend import Legend
 
 OVERLAY_MARGIN = 8
@@ -71,9 +71,15 @@ class KnowledgeCanvas(QWidget):
 
     # Showing ------------------------------------------------------------------------------
 
-    def show_graph(self, projection: Projection, positions: Mapping[str, Position]) -> None:
+    def show_graph(
+        self,
+        projection: Projection,
+        positions: Mapping[str, Position],
+        drawing: Drawing | None = None,
+    ) -> None:
         """Draw ``projection`` with nodes at ``positions`` (slot corners); the items of nodes
         still present are kept where they are. The first graph shown is fitted into the view.
+        ``drawing`` is the projection's, if it was worked out already (off the UI thread).
 
         A big change is drawn over several turns of the event loop, STEP_BUDGET_S at a time, so
         the window stays responsive; ``graphDrawn`` is emitted when the graph is drawn whole
@@ -83,7 +89,7 @@ class KnowledgeCanvas(QWidget):
         if self._first:
             self.scene.detail_area = QRectF()  # no text before the fit says what is in view
             self.view.holding = True
-        self._steps = self.scene.show_in_steps(projection, positions)
+        self._steps = self.scene.show_in_steps(projection, positions, drawing)
         small = projection.graph.number_of_nodes() + len(self.scene.nodes) <= DRAW_AT_ONCE
         self._draw_some(deadline=math.inf if small else None)
 
@@ -120,10 +126,7 @@ class KnowledgeCanvas(QWidget):
             self.scene.nodes[self._selected].set_selected(True)
         if self.scene.outline != self._outline_shown:  # a step in time seldom changes it
             self._outline_shown = self.scene.outline
-            self.legend.show_types(
-                (item.look for item in self.scene.nodes.values()),
-                (key[1] for key in self.scene.edges),
-            )
+            self.legend.show_types(self.scene.shown_looks(), self.scene.edge_types)
             self.minimap.contents_changed()
         if self._first:
             self._first = False

@@ -21,9 +21,9 @@ class EdgeItem(QGraphicsPathItem):
         self.key, self.source, self.target = key, source, target
         self.suspect: str | None = None
         self.arrow: QGraphicsPolygonItem | None = None  # made when first shown in detail
-        self._colour = QColor()
         self._hover_shape: QPainterPath | None = None
-        self.setZValue(EDGE_Z)
+        if EDGE_Z:  # a call per edge saved while edges sit at the default depth
+            self.setZValue(EDGE_Z)
         source.edges.append(self)
         target.edges.append(self)
         self.set_suspect(None)
@@ -36,6 +36,7 @@ class EdgeItem(QGraphicsPathItem):
     def set_suspect(self, reason: str | None) -> None:
         """Draw the edge dashed in the warning colour with ``reason`` as its tooltip, or plain."""
         self.suspect = reason
+        self._colour: QColor
         pen, self._colour = _edge_pen(self.edge_type, bool(reason))
         self.setPen(pen)
         source, edge_type, target = self.key

@@ -146,7 +146,7 @@ class NodeItem(QGraphicsPathItem):
         elif self.mark is not None:
             self.setPen(QPen(self.mark, 3.0))
         else:
-            self.setPen(QPen(self.look.color, 1.6))
+            self.setPen(_outline(self.look.color.rgba()))
 
     def _colour_text(self) -> None:
         if self.label is not None:
@@ -206,6 +206,12 @@ class NodeItem(QGraphicsPathItem):
             self.badge = GapBadge(self)
         self.badge.setToolTip(message)
         self.badge.setVisible(True)
+
+
+@cache
+def _outline(colour: int) -> QPen:
+    """A node's own outline, one pen per colour shared by thousands of nodes."""
+    return QPen(QColor.fromRgba(colour), 1.6)
 
 
 class HiddenChip(QGraphicsPathItem):

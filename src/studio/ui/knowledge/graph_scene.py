@@ -3,7 +3,9 @@ items of the nodes still present where they are, adds the new ones and removes t
 so the picture never flickers or jumps when a filter or the date changes."""
 
 import math
+from collections import Counter
 from collections.abc import Iterable, Iterator, Mapping
+from dataclasses import dataclass
 from typing import Any
 
 from PySide6.QtCore import QEvent, QObject, QPointF, QRectF, Qt
@@ -17,6 +19,9 @@ from studio.ui.knowledge.graph_items import EdgeKey, NodeItem, node_caption
 from studio.ui.knowledge.node_look import NodeLook, look_for
 
 Position = tuple[float, float]
+Source = tuple[Any, ...]
+"""What a node item is drawn from (type, label, fields, hidden count, place): when this is
+unchanged, so is the item."""
 CHECKS_PER_PAUSE = 500
 """Nodes compared with their items between two pauses of a drawing spread over turns."""
 MARGIN = 200.0
@@ -24,6 +29,27 @@ MARGIN = 200.0
 SPARE_GAP = 80.0
 SPARE_STEP = (240.0, 110.0)
 ACTIVATION = (QEvent.Type.WindowActivate, QEvent.Type.WindowDeactivate)
+
+
+@dataclass(frozen=True)
+class Drawing:
+    """What the scene needs to draw a projection, worked out where the projection was (off
+    the UI thread): each node's source and every edge's key. With them, drawing a view that
+    differs little from the last compares thousands of nodes and edges in a few set and dict
+    operations rather than walking the graph."""
+
+    sources: dict[str, Source]
+    edges: frozenset[EdgeKey]
+
+    @classmethod
+    def of(cls, projection: Projection, positions: Mapping[str, Position]) -> "Drawing":
+        """The drawing of ``projection`` with nodes in the slots at ``positions``."""
+        sources = {
+            node_id: _source(attrs, positions.get(node_id))
+            for node_id, attrs in projection.graph.nodes(data=True)
+        }
+        edges = frozenset((u, t, v) for u, v, t in projection.graph.edges(keys=True))
+        return cls(sources, edges)
 
 
 class GraphScene(QGraphicsScene):
@@ -35,6 +61,11 @@ class GraphScene(QGraphicsScene):
         self.nodes: dict[str, NodeItem] = {}
         self.edges: dict[EdgeKey, EdgeItem] = {}
         self.ghosts: dict[str, NodeItem] = {}
+        self.looks: Counter[str] = Counter()
+        """How many nodes (ghosts aside) are drawn in each look, by its name, for the legend."""
+        self._look_named: dict[str, NodeLook] = {}
+        self.edge_types: Counter[str] = Counter()
+        """How many edges are drawn of each type, for the legend."""
         self.outline = 0
         """Counts the changes to the picture's outline (nodes and edges that came or went,
         nodes that moved or took another look): the minimap and the legend, which draw only
@@ -58,26 +89,34 @@ class GraphScene(QGraphicsScene):
             pass
 
     def show_in_steps(
-        self, projection: Projection, positions: Mapping[str, Position]
+        self,
+        projection: Projection,
+        positions: Mapping[str, Position],
+        drawing: Drawing | None = None,
     ) -> Iterator[None]:
         """``show``, a node or an edge at a time: a pause after each, so that a big graph can be
         drawn over several turns of the event loop. Stopped half way, the scene holds part of
-        the new graph; the next show carries on from there."""
-        graph = projection.graph
-        gone = [node_id for node_id in self.nodes if node_id not in graph]
-        fresh = [node_id for node_id in graph.nodes if node_id not in self.nodes]
+        the new graph; the next show carries on from there. ``drawing`` is the projection's,
+        when it was worked out already."""
+        drawing = drawing or Drawing.of(projection, positions)
+        gone = self.nodes.keys() - drawing.sources.keys()
+        fresh = drawing.sources.keys() - self.nodes.keys()
         for node_id in gone:
             self._remove_nodes([node_id])
             yield
-        spare = self._spare_places(fresh, positions)
+        spare = self._spare_places(drawing, fresh, positions)
         moved = bool(gone or fresh)
-        for drawn in self._draw_nodes(projection, positions, spare):
+        for drawn in self._draw_nodes(projection, drawing, spare):
             moved = drawn or moved
             yield
-        yield from self._sync_edges(projection)
+        yield from self._sync_edges(drawing.edges)
         if moved or self.bounds.isNull():
             self.bounds = self.nodes_rect()
             self.setSceneRect(self.bounds.adjusted(-MARGIN, -MARGIN, MARGIN, MARGIN))
+
+    def shown_looks(self) -> list[NodeLook]:
+        """The looks of the nodes drawn (ghosts aside), once each."""
+        return [self._look_named[name] for name in self.looks]
 
     def drawn_rect(self) -> QRectF:
         """The box around every node and ghost."""
@@ -158,20 +197,21 @@ class GraphScene(QGraphicsScene):
     # Nodes --------------------------------------------------------------------------------
 
     def _draw_nodes(
-        self,
-        projection: Projection,
-        positions: Mapping[str, Position],
-        spare: Mapping[str, Position],
+        self, projection: Projection, drawing: Drawing, spare: Mapping[str, Position]
     ) -> Iterator[bool]:
         """Draw each node whose item is missing or drawn otherwise than asked, saying for each
         whether it may have moved; the nodes drawn as asked already (most of a big graph, from
         one show to the next) are passed over, with a pause every CHECKS_PER_PAUSE."""
         drawn = self.nodes
-        for count, (node_id, attrs) in enumerate(projection.graph.nodes(data=True), 1):
-            place = positions.get(node_id) or spare.get(node_id)
+        attrs = projection.graph.nodes
+        for count, (node_id, source) in enumerate(drawing.sources.items(), 1):
+            place = source[-1]
+            if place is None and node_id in spare:
+                place = spare[node_id]
+                source = (*source[:-1], place)
             item = drawn.get(node_id)
-            if item is None or item.source != _source(attrs, place):
-                yield self._show_node(node_id, attrs, place)
+            if item is None or item.source != source:
+                yield self._show_node(node_id, attrs[node_id], place)
             elif count % CHECKS_PER_PAUSE == 0:
                 yield False
 
@@ -188,6 +228,8 @@ class GraphScene(QGraphicsScene):
             item = None
         if item is None:
             item = self.nodes[node_id] = self.make_node(node_id, look)
+            self.looks[look.name] += 1
+            self._look_named[look.name] = look
         item.source = source
         label, caption = attrs["label"], node_caption(node_id, attrs)
         if item.words != (label, caption) or item.hidden_count != hidden:
@@ -203,15 +245,18 @@ class GraphScene(QGraphicsScene):
         self.outline += 1
         for node_id in node_ids:
             item = self.nodes.pop(node_id)
+            _count_down(self.looks, item.look.name)
             for edge in list(item.edges):
                 self._remove_edge(edge)
             self.removeItem(item)
 
     def _spare_places(
-        self, fresh: list[str], positions: Mapping[str, Position]
+        self, drawing: Drawing, fresh: set[str], positions: Mapping[str, Position]
     ) -> dict[str, Position]:
         """Places in a grid below everything for new nodes the layout gave no position."""
-        unplaced = [node_id for node_id in fresh if node_id not in positions]
+        if not fresh:
+            return {}
+        unplaced = [n for n in drawing.sources if n not in positions and n in fresh]
         if not unplaced:
             return {}
         known = [_point(self.nodes[n].pos()) for n in self.nodes]
@@ -226,34 +271,41 @@ class GraphScene(QGraphicsScene):
 
     # Edges --------------------------------------------------------------------------------
 
-    def _sync_edges(self, projection: Projection) -> Iterator[None]:
-        wanted = {(u, t, v) for u, v, t in projection.graph.edges(keys=True)}
-        for key in [key for key in self.edges if key not in wanted]:
+    def _sync_edges(self, wanted: frozenset[EdgeKey]) -> Iterator[None]:
+        for key in self.edges.keys() - wanted:
             self._remove_edge(self.edges[key])
             yield
-        for key in wanted:
-            if key not in self.edges:
-                self._add_edge(key)
-                yield
+        for key in wanted - self.edges.keys():
+            self._add_edge(key)
+            yield
 
     def _add_edge(self, key: EdgeKey) -> None:
         self.outline += 1
-        source, _type, target = key
-        edge = EdgeItem(key, self.nodes[source], self.nodes[target])
+        source, edge_type, target = key
+        nodes = self.nodes
+        edge = EdgeItem(key, nodes[source], nodes[target])
         edge.refresh()
         self.addItem(edge)
         self.edges[key] = edge
+        self.edge_types[edge_type] += 1
         if self.detail:
             self.detail_if_shown(edge, edge.path().controlPointRect())
 
     def _remove_edge(self, edge: EdgeItem) -> None:
         self.outline += 1
         edge.detach()
-        self.edges.pop(edge.key, None)
+        if self.edges.pop(edge.key, None) is not None:
+            _count_down(self.edge_types, edge.edge_type)
         self.removeItem(edge)
 
 
-def _source(attrs: dict[str, Any], place: Position | None) -> tuple[Any, ...]:
+def _count_down(counts: Counter[Any], key: object) -> None:
+    counts[key] -= 1
+    if counts[key] <= 0:
+        del counts[key]
+
+
+def _source(attrs: dict[str, Any], place: Position | None) -> Source:
     """What a node item is drawn from: when this is unchanged, so is the item."""
     hidden = len(attrs.get("hidden") or ())
     return (attrs["type"], attrs["label"], attrs.get("data"), hidden, place)

@@ -26,6 +26,7 @@ from studio.knowledge.collection_pause import collection_paused
 from studio.knowledge.graph_layout import StableLayout, neighbourhood_layout
 from studio.knowledge.graph_view import GraphView, ViewQuery, view_of
 from studio.knowledge.knowledge_history import KnowledgeHistory, read_history
+from studio.ui.knowledge.graph_scene import Drawing
 from studio.ui.store_calls import StoreCalls
 from studio.workspace import Workspace
 
@@ -48,6 +49,8 @@ class DrawnView:
 
     view: GraphView
     positions: Positions
+    drawing: Drawing
+    """What the canvas compares with what it drew, worked out with the view."""
 
 
 class GraphSession(QObject):
@@ -170,7 +173,7 @@ def _drawn_view(history: KnowledgeHistory, query: ViewQuery, layout: StableLayou
         for removed in view.changes.nodes_removed:
             if removed["id"] in remembered:
                 positions[removed["id"]] = remembered[removed["id"]]
-    return DrawnView(view, positions)
+    return DrawnView(view, positions, Drawing.of(view.projection, positions))
 
 
 def _let_go(replaced: list[KnowledgeHistory]) -> None:
