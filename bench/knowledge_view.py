@@ -23,26 +23,30 @@ generated once and kept in ``$STUDIO_BENCH_CACHE`` (default: a temporary folder)
 each size is measured in a process of its own.
 Prints; asserts nothing.
 
-Figures on a 2-core machine, idle otherwise (several runs; the spread is wide):
+Figures on a 2-core machine, idle otherwise (several runs; the spread is wide, and in some
+runs every part, the history read included, took 40 % longer):
 
 | artifacts | open | frame: all / one subject | step: median (longest) | block: landing / redraw |
 |---|---|---|---|---|
-| 500 | 250–290 ms | 1.4–2.9 / 3.6–9.5 ms | 11–26 (18–40) ms | 27–46 / 27–40 ms |
-| 2,000 | 690–850 ms | 10–14 / 6–10 ms | 34–58 (44–79) ms | 24–67 / 37–47 ms |
-| 5,000 | 1,300–1,630 ms | 18–23 / 3–9 ms | 72–98 (106–145) ms | 16–45 / 53–66 ms |
+| 500 | 380 ms | 1.7–3.8 / 6–7 ms | 21–22 (33) ms | 20–28 / 15–25 ms |
+| 2,000 | 570–870 ms | 6–10 / 4–10 ms | 34–49 (54–82) ms | 12–17 / 20–32 ms |
+| 5,000 | 1,060–1,330 ms | 18–20 / 3–7 ms | 60–84 (89–116) ms | 24–38 / 32–41 ms |
 
 At 5,000 the open was 3.8 s, a step 0.8 s and the redraw block 0.8 s before the view held the
 garbage collector off while building (and froze the history out of its reach), made text only
 for nodes seen up close, re-projected only the subjects a step changes, drew large graphs over
-several turns, and drew the minimap as dots. A step was then 90–175 ms and a landing blocked
-the window for 40–90 ms; since, the subjects' projections are joined by sharing their dicts
-rather than copying every node and edge, each subject's heads, projection, gaps and suspect
-links are kept by how many of its versions a moment includes (a step costs a bisection per
-subject), suspect links are looked up edge by edge, a drawing compares unchanged nodes with
-their items without pausing after each, the scene no longer walks every item when the window
-is activated or deactivated (a dialog opening), a replaced history is freed on the worker a
-piece at a time, the insights are a model that costs nothing per entry until drawn, and the
-hidden minimap is drawn only when it shows.
+several turns, and drew the minimap as dots. Later: the subjects' projections are joined by
+sharing their dicts rather than copying every node and edge; each subject's heads, projection,
+gaps and suspect links are kept by how many of its versions a moment includes (a step costs a
+bisection per subject); the scene no longer walks every item when the window is activated;
+the insights are a model that costs nothing per entry until drawn. Then the last 50 ms went:
+the worker works out each view's node sources and edge keys, so the scene finds what changed
+by set differences (a step's UI share fell from 35–80 ms to 16–54 ms); a replaced history is
+freed a container at a time 1.5 s after the new view, not while it is drawn (that had cost a
+landing's redraw 20–30 ms); projections' networkx graphs keep no views that refer back to them,
+so they are freed without a collection; each version's rows are read apart instead of sorted
+all together (history read 350 → 270 ms); and suspect-link messages format dates without
+strftime (14 ms per 1,000 through Qt's import hook).
 
     QT_QPA_PLATFORM=offscreen .venv/bin/python bench/knowledge_view.py [SIZE ...]
 """
