@@ -9,6 +9,8 @@ corpus with ``studio screenshot --view knowledge``:
 - run-data-table.png: a node's output as a table;
 - agent-editor.png: making an HTTP agent, tried once;
 - notes-and-group.png: a workflow with notes and a named group;
+- blueprint-catalog.png, use-in-app.png: the catalog browser and its Use in app dialog;
+- blueprint-update.png: reviewing a blueprint's next version beside the local edits;
 - knowledge-default.png, knowledge-items.png, knowledge-around.png, knowledge-compared.png.
 
     .venv/bin/python docs/make_pictures.py [OUT_DIR]   (default docs/images)
@@ -25,6 +27,7 @@ from pathlib import Path
 os.environ.setdefault("QT_QPA_PLATFORM", "offscreen")
 
 import qasync
+from catalog_scenes import blueprint_update, catalog, use_in_app
 from picture_scenes import (
     Stage,
     agent_editor,
@@ -75,6 +78,9 @@ def window_pictures(out: Path) -> None:
             lambda: data_table(stage),
             lambda: agent_editor(stage),
             lambda: notes_and_group(stage),
+            lambda: catalog(stage),
+            lambda: use_in_app(stage),
+            lambda: blueprint_update(stage),
         ):
             scene()
         window.workflows.runs.shutdown()

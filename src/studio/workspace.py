@@ -3,6 +3,7 @@ blueprints and the step runner."""
 
 import os
 from collections.abc import Callable, Sequence
+from datetime import datetime
 from functools import cached_property
 from pathlib import Path
 
@@ -26,10 +27,16 @@ from studio.model import (
     load_workflow,
     read_definition,
 )
+from studio.model.agent_library import DEFAULT, LibraryAgents
+from studio.model.errors import NotFoundError
 from studio.model.governance import GovernanceSettings
 from studio.model.layout import laid_out_if_needed
 from studio.store import (
+    AgentIntegrityError,
+    AgentLibraryRepository,
+    AppRepository,
     Database,
+    DatabaseError,
     ExecutionRepository,
     KnowledgeRepository,
     WorkflowRepository,
@@ -41,6 +48,8 @@ DATA_DIR_VARIABLE = "STUDIO_DATA_DIR"
 DATABASE_VARIABLE = "STUDIO_DB"
 APP_NAME = "Studio"
 DATABASE_FILE = "studio.db"
+LOCAL_ORG_ID = "local"
+"""The organisation everything in a local workspace belongs to."""
 
 
 class PublishRefusedError(Exception):
@@ -49,6 +58,31 @@ class PublishRefusedError(Exception):
     def __init__(self, problems: list[Problem]) -> None:
         super().__init__("; ".join(problem.describe() for problem in problems))
         self.problems = problems
+
+
+def library_agents(
+    library: AgentLibraryRepository, own_folder: Path, extra_folders: Sequence[Path]
+) -> LibraryAgents:
+    """The agents registry over the library: built-ins recorded in SYSTEM first, files of
+    ``own_folder`` written or changed since their latest ``default`` version taken in."""
+    builtins = AgentRegistry.from_folders([builtin_agents_dir()])
+    library.record_system(builtins)
+    own = AgentRegistry.from_folders([own_folder])
+    known = library.library()
+    for definition in own:
+        latest, source = known.latest(DEFAULT, definition.id), own.source_of(definition.id)
+        if latest is None or (source is not None and _newer(source, latest.created_at)):
+            library.save(definition)
+    registry = LibraryAgents.of_library(
+        library.library(), extra_folders, home=own_folder, keeper=library.save
+    )
+    registry.problems[:0] = [*builtins.problems, *own.problems]
+    return registry
+
+
+def _newer(path: Path, moment: datetime | None) -> bool:
+    """Whether a file was changed after ``moment``."""
+    return moment is None or path.stat().st_mtime > moment.timestamp()
 
 
 def default_data_dir() -> Path:
@@ -74,6 +108,7 @@ class Workspace:
         self.database_chosen = chosen is not None
         """Whether a database was named (``--db`` or ``$STUDIO_DB``) rather than defaulted."""
         self.database_target = chosen or str(self.data_dir / DATABASE_FILE)
+        self.org_id = LOCAL_ORG_ID
         self.bus = EventBus()
         self._landing_watchers: list[Callable[[str], object]] = []
 
@@ -113,9 +148,24 @@ class Workspace:
             ) from invalid
 
     @cached_property
+    def agent_library(self) -> AgentLibraryRepository:
+        """The versioned agent library: SYSTEM (built-in), default (the user's) and folder
+        (``--agents`` definitions that runs used)."""
+        return AgentLibraryRepository(self.database)
+
+    @cached_property
     def agents(self) -> AgentRegistry:
-        """The agent registry, loaded once; new definitions are written to ``own_agents_dir``."""
-        return AgentRegistry.from_folders(self.agent_dirs, home=self.own_agents_dir)
+        """The current agents, loaded once: the library's (``default`` shadowing SYSTEM), then
+        the ``--agents`` folders'. Opening it records changed built-ins as SYSTEM versions and
+        takes files changed in ``own_agents_dir`` into ``default``; a definition made in the
+        app is written there and saved as a new version. A database that cannot be read
+        leaves the folders alone to say what exists (the command reports the database)."""
+        try:
+            return library_agents(self.agent_library, self.own_agents_dir, self.extra_agent_dirs)
+        except AgentIntegrityError:
+            raise  # damage to report, not a database to do without
+        except DatabaseError:
+            return AgentRegistry.from_folders(self.agent_dirs, home=self.own_agents_dir)
 
     @cached_property
     def kinds(self) -> KindRegistry:
@@ -169,6 +219,11 @@ class Workspace:
         return WorkflowRepository(self.database)
 
     @cached_property
+    def apps(self) -> AppRepository:
+        """The apps of this workspace's organisation."""
+        return AppRepository(self.database, self.org_id)
+
+    @cached_property
     def executions(self) -> ExecutionRepository:
         """Stored executions."""
         return ExecutionRepository(self.database)
@@ -189,6 +244,28 @@ class Workspace:
     def human_tasks(self) -> HumanTaskRepository:
         """Approval requests and decisions."""
         return HumanTaskRepository(self.database)
+
+    def latest_blueprint(self, blueprint_id: str) -> Workflow | None:
+        """A blueprint as it is now: a stored one's latest version, or a seed file's (by its
+        slug); None when there is no such blueprint any more."""
+        seed = next((b.workflow for b in self.blueprints if b.workflow.id == blueprint_id), None)
+        if seed is not None:
+            return seed
+        try:
+            stored = self.workflows.get(blueprint_id)
+        except NotFoundError:
+            return None
+        return stored if stored.is_blueprint else None
+
+    def blueprint_versions(self, blueprint_id: str, version: int) -> tuple[Workflow, Workflow]:
+        """A blueprint at ``version`` (the one a workflow was copied from) and as it is now;
+        NotFoundError when it is gone."""
+        latest = self.latest_blueprint(blueprint_id)
+        if latest is None:
+            raise NotFoundError(f"The blueprint {blueprint_id} is no longer in the catalog")
+        if latest.version == version:
+            return latest, latest
+        return self.workflows.get_version(blueprint_id, version), latest
 
     def import_and_publish(self, path: Path) -> Workflow:
         """Load a workflow file and store it published, reusing an identical stored copy.

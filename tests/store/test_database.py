@@ -194,6 +194,10 @@ def test_a_new_file_gets_every_table_and_records_the_schema_version(db_path: Pat
                 "artifact_versions_no_delete",
                 "artifact_bodies_no_replace",
                 "artifact_versions_no_replace",
+                "agent_versions_immutable_update",
+                "agent_versions_immutable_delete",
+                "agent_bodies_immutable_update",
+                "agent_bodies_immutable_delete",
             }
         assert names >= TABLES
         assert [tuple(row) for row in rows] == [(1, SCHEMA_VERSION)]

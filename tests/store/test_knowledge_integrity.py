@@ -329,7 +329,7 @@ def test_a_version_3_database_gains_version_hashes_and_the_new_triggers(
     try:
         store = KnowledgeRepository(database)
         with database.read() as connection:
-            assert connection.execute(text("SELECT version FROM schema_info")).scalar() == 4
+            assert connection.execute(text("SELECT version FROM schema_info")).scalar() == 6
             columns = {c["name"] for c in inspect(connection).get_columns("artifact_versions")}
         assert "version_sha256" in columns
         assert store.version(old.ref) == old

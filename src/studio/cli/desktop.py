@@ -35,8 +35,8 @@ def add_commands(commands: argparse._SubParsersAction) -> None:
     shot.add_argument(
         "--view",
         default="main",
-        choices=["main", "canvas", "knowledge"],
-        help="what to render: the window, the workflow canvas, or the Knowledge mode",
+        choices=["main", "canvas", "knowledge", "catalog"],
+        help="what to render: the window, the workflow canvas, the Knowledge mode or the catalog",
     )
     shot.add_argument("--size", default="1280x800", help="window size as WIDTHxHEIGHT")
     add_mode_option(shot)

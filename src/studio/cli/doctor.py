@@ -3,7 +3,7 @@
 import argparse
 import sys
 
-from studio.cli.shared import EXIT_INVALID, EXIT_OK, add_db_option, fail, workspace_for
+from studio.cli.shared import EXIT_INVALID, EXIT_OK, add_db_option, fail
 
 
 def add_commands(commands: argparse._SubParsersAction) -> None:
@@ -23,8 +23,10 @@ def run_doctor(args: argparse.Namespace) -> int:
     from studio.store import file_health
     from studio.store.database import sqlite_file_of
     from studio.store.storage_faults import storage_fault
+    from studio.workspace import Workspace
 
-    target = workspace_for(args).database_target
+    # Not workspace_for: reading the agents opens (and would create) the database.
+    target = Workspace(database=getattr(args, "db", None)).database_target
     file = sqlite_file_of(target)
     if file is None:
         return fail(f"studio doctor checks SQLite files; {target} is not one")

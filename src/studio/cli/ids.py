@@ -24,7 +24,7 @@ def resolve_execution(workspace: "Workspace", text: str) -> str:
     executions = workspace.executions
     if executions.find(execution_id=text, limit=1):
         return text
-    _check_length(text, "an execution id")
+    check_prefix_length(text, "an execution id")
     matches = [
         (
             record.execution_id,
@@ -32,7 +32,7 @@ def resolve_execution(workspace: "Workspace", text: str) -> str:
         )
         for record in executions.find(id_prefix=text, limit=MATCHES_LISTED)
     ]
-    return _the_one(text, "execution", matches)
+    return the_one_match(text, "execution", matches)
 
 
 def resolve_workflow(workspace: "Workspace", text: str) -> str:
@@ -40,13 +40,13 @@ def resolve_workflow(workspace: "Workspace", text: str) -> str:
     stored = workspace.workflows.find()
     if any(workflow.id == text for workflow in stored):
         return text
-    _check_length(text, "a workflow id")
+    check_prefix_length(text, "a workflow id")
     matches = [
         (workflow.stored_id, f"{workflow.status:<9}  {workflow.name}")
         for workflow in stored
         if workflow.stored_id.startswith(text)
     ]
-    return _the_one(text, "workflow", matches)
+    return the_one_match(text, "workflow", matches)
 
 
 def resolving(
@@ -60,14 +60,15 @@ def _moment_text(moment: datetime | None) -> str:
     return "-" if moment is None else f"{moment:%Y-%m-%d %H:%M:%S}"
 
 
-def _check_length(text: str, kind: str) -> None:
+def check_prefix_length(text: str, kind: str) -> None:
+    """Refuse a prefix too short to name one record of ``kind`` ("an app id")."""
     if len(text) < MIN_PREFIX:
         raise ArgumentProblem(
             f"'{text}' is too short for {kind}: give at least {MIN_PREFIX} of its characters"
         )
 
 
-def _the_one(text: str, kind: str, matches: Sequence[tuple[str, str]]) -> str:
+def the_one_match(text: str, kind: str, matches: Sequence[tuple[str, str]]) -> str:
     """The single match; otherwise why there is none, every match listed."""
     if len(matches) == 1:
         return matches[0][0]

@@ -5,7 +5,17 @@ import sys
 from collections.abc import Sequence
 
 from studio import __version__
-from studio.cli import desktop, doctor, knowledge, runs, validation, workflows
+from studio.cli import (
+    agents,
+    apps,
+    blueprints,
+    desktop,
+    doctor,
+    knowledge,
+    runs,
+    validation,
+    workflows,
+)
 from studio.cli.shared import EXIT_UNREADABLE, ArgumentProblem
 from studio.model.errors import StudioError
 from studio.model.workflow_files import WorkflowFileError
@@ -41,6 +51,9 @@ def build_parser() -> argparse.ArgumentParser:
     validation.add_commands(commands)
     runs.add_commands(commands)
     workflows.add_commands(commands)
+    apps.add_commands(commands)
+    agents.add_commands(commands)
+    blueprints.add_commands(commands)
     knowledge.add_commands(commands)
     doctor.add_commands(commands)
     parser.set_defaults(file=None, agents=[], db=None, mode=None)

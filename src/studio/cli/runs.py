@@ -6,17 +6,13 @@ so that other commands start without loading the engine and the database layer.
 
 import argparse
 import getpass
-import importlib
 from collections.abc import Callable
 
-from studio.cli.shared import add_agents_option, add_db_option, add_json_option
+from studio.cli.shared import add_agents_option, add_db_option, add_json_option, lazy_handler
 
 
 def _handler(name: str) -> Callable[[argparse.Namespace], int]:
-    def handle(args: argparse.Namespace) -> int:
-        return getattr(importlib.import_module("studio.cli.run_handlers"), name)(args)
-
-    return handle
+    return lazy_handler("studio.cli.run_handlers", name)
 
 
 def add_commands(commands: argparse._SubParsersAction) -> None:

@@ -1,7 +1,9 @@
 """What every ``studio`` command shares: exit codes, common options, the workspace."""
 
 import argparse
+import importlib
 import sys
+from collections.abc import Callable
 from pathlib import Path
 from typing import TYPE_CHECKING
 
@@ -56,3 +58,14 @@ def fail(message: str, code: int = EXIT_UNREADABLE) -> int:
     """Print a one-line error on stderr and return the exit code."""
     print(f"studio: {message}", file=sys.stderr)
     return code
+
+
+def lazy_handler(module: str, name: str) -> Callable[[argparse.Namespace], int]:
+    """The command handler ``name`` of ``module`` (e.g. "studio.cli.apps_handlers"), imported
+    only when the command runs, so that ``studio --help`` and the other commands start
+    without it."""
+
+    def handle(args: argparse.Namespace) -> int:
+        return int(getattr(importlib.import_module(module), name)(args))
+
+    return handle

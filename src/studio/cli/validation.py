@@ -1,4 +1,4 @@
-"""``studio validate`` and ``studio blueprints list``."""
+"""``studio validate``."""
 
 import argparse
 import json
@@ -27,18 +27,13 @@ from studio.model.workflow_files import format_of
 
 
 def add_commands(commands: argparse._SubParsersAction) -> None:
-    """Register ``validate`` and ``blueprints``."""
+    """Register ``validate``."""
     validate = commands.add_parser("validate", help="check a workflow file")
     validate.add_argument("file", help="a workflow file (.yaml, .yml or .json)")
     validate.add_argument("--publish", action="store_true", help="also apply the publish rules")
     add_json_option(validate)
     add_agents_option(validate)
     validate.set_defaults(handler=run_validate)
-    blueprints = commands.add_parser("blueprints", help="the blueprint catalog")
-    actions = blueprints.add_subparsers(title="actions", metavar="ACTION", required=True)
-    listing = actions.add_parser("list", help="list the seed blueprints")
-    add_json_option(listing)
-    listing.set_defaults(handler=run_blueprints_list)
 
 
 def run_validate(args: argparse.Namespace) -> int:
@@ -111,21 +106,3 @@ def print_problems(
         return
     verdict = "valid for publishing" if publish else "valid"
     print(f"{file}: {verdict}" + (f" ({warnings} warning(s))" if warnings else ""))
-
-
-def run_blueprints_list(args: argparse.Namespace) -> int:
-    """``studio blueprints list``: the seed blueprints, by name."""
-    from studio.workspace import Workspace  # the engine is not needed to list blueprints
-
-    workspace = Workspace()
-    for failure in workspace.blueprint_failures:
-        print(f"studio: warning: skipped blueprint {failure}", file=sys.stderr)
-    summaries = [blueprint.summary() for blueprint in workspace.blueprints]
-    if args.json:
-        print(json.dumps(summaries, indent=2))
-        return EXIT_OK
-    width = max((len(summary["name"]) for summary in summaries), default=0)
-    for summary in summaries:
-        name, category = summary["name"], summary["category"]
-        print(f"{name:<{width}}  {category:<10}  {summary['nodes']} nodes  ({summary['slug']})")
-    return EXIT_OK

@@ -3,17 +3,13 @@ database. Its arguments; the handlers live in ``workflow_handlers`` and load onl
 these commands runs."""
 
 import argparse
-import importlib
 from collections.abc import Callable
 
-from studio.cli.shared import add_db_option, add_json_option
+from studio.cli.shared import add_db_option, add_json_option, lazy_handler
 
 
 def _handler(name: str) -> Callable[[argparse.Namespace], int]:
-    def handle(args: argparse.Namespace) -> int:
-        return getattr(importlib.import_module("studio.cli.workflow_handlers"), name)(args)
-
-    return handle
+    return lazy_handler("studio.cli.workflow_handlers", name)
 
 
 def add_commands(commands: argparse._SubParsersAction) -> None:

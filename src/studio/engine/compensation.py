@@ -15,7 +15,7 @@ from studio.engine.node_runner import RunContext, error_record
 from studio.engine.rules.dag import DagPlan
 from studio.engine.rules.templates import TemplateError, render
 from studio.engine.transitions import TransitionRecorder
-from studio.model import AgentRegistry, Workflow
+from studio.model import Workflow
 from studio.model.execution import (
     COMPENSATED,
     COMPENSATING,
@@ -80,17 +80,11 @@ class Compensator:
     def __init__(
         self,
         executions: ExecutionRepository,
-        agents: AgentRegistry,
         dispatcher: Dispatcher,
         bus: EventBus,
     ) -> None:
         self.recorder = TransitionRecorder(executions, bus)
-        self.executions, self.agents, self.dispatcher, self.bus = (
-            executions,
-            agents,
-            dispatcher,
-            bus,
-        )
+        self.executions, self.dispatcher, self.bus = executions, dispatcher, bus
 
     async def unwind(
         self, context: RunContext, order: list[str], results: Mapping[str, NodeResult]
@@ -141,7 +135,7 @@ class Compensator:
                 context, entry, node_id, AgentError("TemplateError", str(unresolved))
             )
             return
-        agent = self.agents.get(node.compensation.tool)
+        agent = context.agents.get(node.compensation.tool)
         if agent is None:
             self._reserve(context, comp_id, index, entry, args)
             failure = AgentError(

@@ -6,7 +6,7 @@ import logging
 import random
 from dataclasses import dataclass, field
 from datetime import timedelta
-from typing import Any
+from typing import Any, Protocol
 
 from studio.engine.agent_kinds.base import AgentCall, AgentError
 from studio.engine.credentials import (
@@ -21,7 +21,7 @@ from studio.engine.events import EventBus
 from studio.engine.overrides import effective_overrides
 from studio.engine.rules.retry import calculate_backoff, should_retry
 from studio.engine.transitions import TransitionRecorder
-from studio.model import AgentDefinition, AgentRegistry, Node, Workflow
+from studio.model import AgentDefinition, Node, Workflow
 from studio.model.agent_parameters import merged_parameters, refusal
 from studio.model.execution import (
     CANCELLED,
@@ -39,13 +39,23 @@ from studio.store.schema import utc_now
 log = logging.getLogger("studio.engine.runner")
 
 
+class AgentSource(Protocol):
+    """Where a run finds the definition of an agent id: the versions it pinned."""
+
+    def get(self, agent_id: str, /) -> AgentDefinition | None:
+        """The definition of ``agent_id``, if the run has one."""
+        ...
+
+
 @dataclass
 class RunContext:
-    """What every node of one execution shares: the workflow, the policy, the credentials."""
+    """What every node of one execution shares: the workflow, the policy, the agent
+    definitions it pinned, the credentials."""
 
     execution_id: str
     workflow: Workflow
     policy: GovernanceSettings
+    agents: AgentSource
     secrets: dict[str, str] = field(default_factory=dict, repr=False)
     credential_problem: str | None = None
 
@@ -67,11 +77,15 @@ class RunContext:
 
     @classmethod
     def for_execution(
-        cls, execution_id: str, workflow: Workflow, workspace_policy: GovernanceSettings
+        cls,
+        execution_id: str,
+        workflow: Workflow,
+        workspace_policy: GovernanceSettings,
+        agents: AgentSource,
     ):
         """Resolve the workflow's credential references for this run only."""
         policy = workspace_policy.merged_with(workflow.configuration.governance)
-        context = cls(execution_id, workflow, policy)
+        context = cls(execution_id, workflow, policy, agents)
         try:
             context.secrets = resolve_credentials(workflow.configuration.credentials)
         except CredentialError as failure:
@@ -85,13 +99,12 @@ class NodeRunner:
     def __init__(
         self,
         executions: ExecutionRepository,
-        agents: AgentRegistry,
         dispatcher: Dispatcher,
         bus: EventBus,
         default_timeout: float,
         rng: random.Random,
     ) -> None:
-        self.executions, self.agents, self.dispatcher = executions, agents, dispatcher
+        self.executions, self.dispatcher = executions, dispatcher
         self.bus, self.default_timeout, self.rng = bus, default_timeout, rng
         self.recorder = TransitionRecorder(executions, bus)
 
@@ -130,7 +143,7 @@ class NodeRunner:
     async def _attempt(
         self, context: RunContext, node: Node, node_input: Any, retry_count: int
     ) -> Any:
-        agent = self.agents.get(node.agent_id)
+        agent = context.agents.get(node.agent_id)
         if agent is None:
             raise AgentError(
                 "UnknownAgent", f"agent not found: '{node.agent_id}' is not in the agent registry"

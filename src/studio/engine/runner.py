@@ -8,13 +8,14 @@ from datetime import timedelta
 from typing import Any
 
 from studio.engine.agent_kinds.registry import KindRegistry
+from studio.engine.agent_pinning import agent_choices, pinned_choices, run_agents
 from studio.engine.circuit_breaker import CircuitBreakerBoard
 from studio.engine.compensation import RUNNING_UNWIND, Compensator
 from studio.engine.dispatch import Dispatcher
 from studio.engine.events import EventBus
 from studio.engine.execution_run import ExecutionRun
 from studio.engine.interruption import is_interrupted
-from studio.engine.node_runner import NodeRunner, RunContext, needs_approval
+from studio.engine.node_runner import AgentSource, NodeRunner, RunContext, needs_approval
 from studio.engine.ownership import new_owner_id, owner_is_dead
 from studio.engine.rerun import reused_results
 from studio.model import AgentRegistry, Workflow
@@ -23,7 +24,7 @@ from studio.model.execution import CANCELLED, PENDING, RUNNING, ExecutionRecord
 from studio.model.governance import GovernanceSettings
 from studio.model.identifiers import identifier_problem
 from studio.model.input_limits import limit_problem
-from studio.store import ExecutionRepository, WorkflowRepository
+from studio.store import AgentLibraryRepository, ExecutionRepository, WorkflowRepository
 from studio.store.errors import DatabaseBusyError, StorageFaultError
 from studio.store.human_tasks import HumanTask, HumanTaskRepository
 from studio.store.schema import utc_now
@@ -76,8 +77,11 @@ class StepRunner:
         settings: RunnerSettings | None = None,
         rng: random.Random | None = None,
         policy: GovernanceSettings | None = None,
+        library: AgentLibraryRepository | None = None,
     ) -> None:
-        self.workflows, self.executions = workflows, executions
+        self.workflows, self.executions, self.agents = workflows, executions, agents
+        self.library = library or AgentLibraryRepository(executions.database)
+        """Where the agent versions runs pin are kept (see ``agent_pinning``)."""
         self.bus = bus or EventBus()
         self.settings = settings or RunnerSettings()
         self.policy = policy or GovernanceSettings()
@@ -87,31 +91,33 @@ class StepRunner:
         dispatcher = Dispatcher(kinds, self.human_tasks, self.breakers)
         self.node_runner = NodeRunner(
             executions,
-            agents,
             dispatcher,
             self.bus,
             self.settings.default_node_timeout,
             rng or random.Random(),
         )
-        self.compensator = Compensator(executions, agents, dispatcher, self.bus)
+        self.compensator = Compensator(executions, dispatcher, self.bus)
         self._active: dict[str, asyncio.Task] = {}
         self._runs: dict[str, ExecutionRun] = {}
 
     def start(self, workflow_id: str, execution_input: Any = None) -> ExecutionRecord:
-        """Create a pending execution pinned to the workflow's current (published) version."""
+        """Create a pending execution pinned to the workflow's current (published) version
+        and to the current version of every agent it uses."""
         workflow = self.workflows.get(workflow_id)
         if workflow.status != "PUBLISHED":
             raise NotAllowedError(ONLY_PUBLISHED_RUN)
         refusal = start_refusal(workflow, execution_input)
         if refusal is not None:
             raise NotAllowedError(refusal)
-        record, event = self.executions.create(workflow, execution_input)
+        agents = agent_choices(workflow, self.agents)
+        record, event = self.executions.create(workflow, execution_input, agents=agents)
         self.bus.publish(event)
         return record
 
     def start_from(self, execution_id: str, node_id: str) -> ExecutionRecord:
         """A pending execution that re-runs ``node_id`` and what depends on it, on the same
-        workflow version and input, reusing every other result of ``execution_id``."""
+        workflow version, agent versions and input, reusing every other result of
+        ``execution_id``."""
         source = self.executions.get(execution_id)
         workflow = self.workflows.get_version(source.workflow_id, source.workflow_version)
         refusal = start_refusal(workflow, source.input)
@@ -119,7 +125,9 @@ class StepRunner:
             raise NotAllowedError(refusal)
         reused = reused_results(workflow, source, node_id)
         origin = {"rerunOf": execution_id, "fromNode": node_id}
-        record, event = self.executions.create(workflow, source.input, reused, origin)
+        pins = self.executions.agent_pins(execution_id)
+        agents = None if pins is None else pinned_choices(self.library, pins)
+        record, event = self.executions.create(workflow, source.input, reused, origin, agents)
         self.bus.publish(event)
         for later in self.executions.events(record.execution_id, after_seq=event.seq):
             self.bus.publish(later)
@@ -140,7 +148,7 @@ class StepRunner:
             raise NotAllowedError(
                 f"node '{node_id}' is not in the workflow of execution {execution_id}"
             )
-        agent = self.node_runner.agents.get(node.agent_id)
+        agent = self._agents_of(execution_id).get(node.agent_id)
         policy = self.policy.merged_with(workflow.configuration.governance)
         if agent is None or not needs_approval(node, agent, policy):
             raise NotAllowedError(f"node '{node_id}' does not wait for approval")
@@ -208,7 +216,8 @@ class StepRunner:
         self._claim(execution_id)
         try:
             workflow = self.workflows.get_version(record.workflow_id, record.workflow_version)
-            context = RunContext.for_execution(execution_id, workflow, self.policy)
+            agents = self._agents_of(execution_id)
+            context = RunContext.for_execution(execution_id, workflow, self.policy, agents)
             run = ExecutionRun(
                 record,
                 context,
@@ -229,6 +238,12 @@ class StepRunner:
             self._runs.pop(execution_id, None)
             self._release(execution_id)
         return self.executions.get(execution_id)
+
+    def _agents_of(self, execution_id: str) -> AgentSource:
+        """The agent definitions the execution pinned (the current ones for an execution
+        stored before pinning)."""
+        pins = self.executions.agent_pins(execution_id)
+        return run_agents(self.library, pins, self.agents)
 
     def _claim(self, execution_id: str) -> None:
         owner, heartbeat = self.executions.owner_of(execution_id)

@@ -24,3 +24,14 @@ WORKFLOW_CONFLICT = "Conflict: workflow was modified concurrently. Please retry.
 DELETE_PUBLISHED = "Cannot delete a published workflow. Unpublish it first."
 ONLY_PUBLISHED_RUN = "Only published workflows can be executed"
 BLUEPRINT_READ_ONLY = "Blueprints are read-only once published"
+
+
+class AccessDeniedError(StudioError):
+    """A record of another organisation than the one asking (``Access denied``)."""
+
+
+ACCESS_DENIED = "Access denied"
+APP_CONFLICT = "Conflict: app was modified concurrently. Please retry."
+WORKFLOW_BOUND_ELSEWHERE = "Workflow is already bound to another app"
+ONLY_PUBLISHED_IMPORT = "Only published blueprints can be imported"
+APP_NAME_REQUIRED = "An app needs a name"

@@ -94,6 +94,10 @@ class Workflow(StudioModel):
     version: int = Field(default=1, ge=1)
     app_id: str | None = None
     org_id: str | None = None
+    blueprint_id: str | None = None
+    """The blueprint this workflow was imported from (a stored id or a seed file's slug)."""
+    blueprint_version: int | None = None
+    """The version of that blueprint it was copied from."""
     created_at: Timestamp | None = None
     updated_at: Timestamp | None = None
     name: str = "Untitled workflow"
@@ -124,6 +128,16 @@ class Workflow(StudioModel):
 
 
 SERVER_FIELDS: frozenset[str] = frozenset(
-    {"id", "status", "version", "app_id", "org_id", "created_at", "updated_at"}
+    {
+        "id",
+        "status",
+        "version",
+        "app_id",
+        "org_id",
+        "blueprint_id",
+        "blueprint_version",
+        "created_at",
+        "updated_at",
+    }
 )
 """Fields the store assigns; an exported definition leaves them out."""

@@ -24,6 +24,7 @@ from sqlalchemy import (
 from sqlalchemy.dialects.sqlite import dialect as sqlite_dialect
 
 from studio.model import Workflow
+from studio.model.agent_library import AgentPins, pins_from_data, pins_to_data
 from studio.model.errors import EXECUTION_NOT_FOUND, NotFoundError
 from studio.model.execution import (
     CANCELLED,
@@ -38,6 +39,7 @@ from studio.model.execution import (
     ExecutionRecord,
     NodeResult,
 )
+from studio.store.agent_library import AgentChoice, pin_agents
 from studio.store.compensation_records import CompensationRecords
 from studio.store.database import Database
 from studio.store.driver_statements import DriverStatement, compile_for_driver
@@ -73,16 +75,19 @@ class ExecutionRepository(ExecutionClaims, CompensationRecords):
         execution_input: Any,
         reused: Mapping[str, NodeResult] | None = None,
         origin: dict[str, Any] | None = None,
+        agents: Mapping[str, AgentChoice] | None = None,
     ) -> tuple[ExecutionRecord, ExecutionEvent]:
         """A pending execution of the workflow's current version, every node pending.
 
         ``reused`` carries results of an earlier execution taken over as they are (for "run
         from here"); each is recorded with a ``node.reused`` or ``node.skipped`` event.
         ``origin`` is added to the creation event (which execution and node it re-runs).
+        ``agents`` are the definitions the run uses, pinned in the same transaction.
         """
         execution_id, now = str(uuid.uuid4()), utc_now()
         reused = reused or {}
         with self.database.write() as connection:
+            pins = None if agents is None else pins_to_data(pin_agents(connection, agents))
             connection.execute(
                 insert(executions).values(
                     id=execution_id,
@@ -91,6 +96,7 @@ class ExecutionRepository(ExecutionClaims, CompensationRecords):
                     status=PENDING,
                     input=execution_input,
                     created_at=now,
+                    agent_versions=pins,
                 )
             )
             rows = [
@@ -123,6 +129,13 @@ class ExecutionRepository(ExecutionClaims, CompensationRecords):
             )
             results = [node_result(result) for result in connection.execute(query)]
         return execution_record(row, node_results={result.node_id: result for result in results})
+
+    def agent_pins(self, execution_id: str) -> AgentPins | None:
+        """The agent versions the execution pinned; None for one stored before pinning."""
+        query = select(executions.c.agent_versions).where(executions.c.id == execution_id)
+        with self.database.read() as connection:
+            data = connection.execute(query).scalar()
+        return None if data is None else pins_from_data(data)
 
     def find(
         self,

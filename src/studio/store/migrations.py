@@ -4,9 +4,10 @@ from collections.abc import Callable
 from contextlib import AbstractContextManager
 from typing import Protocol
 
-from sqlalchemy import Connection, inspect, select
+from sqlalchemy import Connection, DefaultClause, Table, inspect, select
 
 from studio.store import schema
+from studio.store.agent_library_schema import create_library
 from studio.store.errors import SchemaTooNewError
 from studio.store.knowledge_schema import add_version_hashes, create_knowledge
 
@@ -55,11 +56,36 @@ def _add_knowledge(connection: Connection) -> None:
     create_knowledge(connection)
 
 
+def _add_apps_and_blueprint_links(connection: Connection) -> None:
+    """Version 5: an app's status, and the blueprint (and its version) a workflow came from."""
+    for table, names in (
+        (schema.apps, ("status",)),
+        (schema.workflows, ("blueprint_id", "blueprint_version")),
+    ):
+        existing = {column["name"] for column in inspect(connection).get_columns(table.name)}
+        for name in names:
+            if name not in existing:
+                _add_column(connection, table, name)
+
+
+def _add_column(connection: Connection, table: Table, name: str) -> None:
+    """``ALTER TABLE … ADD COLUMN`` for a column as the schema describes it."""
+    column = table.c[name]
+    column_type = column.type.compile(dialect=connection.dialect)
+    default = column.server_default
+    clause = "" if column.nullable else " NOT NULL"
+    if isinstance(default, DefaultClause) and isinstance(default.arg, str):
+        clause += f" DEFAULT '{default.arg}'"  # rows already there need a value
+    connection.exec_driver_sql(f"ALTER TABLE {table.name} ADD COLUMN {name} {column_type}{clause}")
+
+
 MIGRATIONS: list[tuple[int, Migration]] = [
     (1, _create_version_1),
     (2, _add_governance),
     (3, _add_knowledge),
     (4, add_version_hashes),
+    (5, _add_apps_and_blueprint_links),
+    (6, create_library),
 ]
 """Each step brings the schema to its version number; append, never edit, a step."""
 

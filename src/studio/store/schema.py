@@ -63,6 +63,7 @@ apps = Table(
     Column("name", Text, nullable=False),
     Column("description", Text, nullable=False, default=""),
     Column("org_id", String(64)),
+    Column("status", String(16), nullable=False, default="ACTIVE", server_default="ACTIVE"),
     Column("version", Integer, nullable=False, default=1),
     Column("created_at", UtcTimestamp, nullable=False),
     Column("updated_at", UtcTimestamp, nullable=False),
@@ -78,6 +79,8 @@ workflows = Table(
     Column("is_blueprint", Boolean, nullable=False, default=False),
     Column("app_id", String(64), ForeignKey("apps.id", ondelete="SET NULL")),
     Column("org_id", String(64)),
+    Column("blueprint_id", String(64)),
+    Column("blueprint_version", Integer),
     Column("definition", JSON, nullable=False),
     Column("created_at", UtcTimestamp, nullable=False),
     Column("updated_at", UtcTimestamp, nullable=False),
@@ -113,6 +116,7 @@ executions = Table(
     Column("completed_at", UtcTimestamp),
     Column("compensation_status", String(16)),
     Column("compensation_summary", JSON),
+    Column("agent_versions", JSON),  # {agent id: {namespace, version}} the run pinned
     ForeignKeyConstraint(
         ["workflow_id", "workflow_version"],
         ["workflow_versions.workflow_id", "workflow_versions.version"],

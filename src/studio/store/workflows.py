@@ -44,7 +44,7 @@ class WorkflowRepository:
     def create(self, workflow: Workflow) -> Workflow:
         """Store a new draft: a new id, status DRAFT, version 1."""
         with self.database.write() as connection:
-            return _insert_draft(connection, workflow)
+            return insert_draft(connection, workflow)
 
     def publish_once(
         self, workflow: Workflow, known_agents: Container[str]
@@ -61,14 +61,14 @@ class WorkflowRepository:
             existing = _identical_in(connection, workflow, "PUBLISHED")
             if existing is not None:
                 return existing, problems
-            draft = _insert_draft(connection, workflow)
+            draft = insert_draft(connection, workflow)
             published = draft.model_copy(update={"status": "PUBLISHED"})
             return _write_version(connection, published, draft.version), problems
 
     def get(self, workflow_id: str) -> Workflow:
         """The current definition; raises NotFoundError('Workflow not found')."""
         with self.database.read() as connection:
-            return _workflow_from_row(_fetch_row(connection, workflow_id))
+            return workflow_from_row(fetch_workflow_row(connection, workflow_id))
 
     def find(self, *, status: str | None = None, blueprints: bool | None = None) -> list[Workflow]:
         """Workflows, most recently updated first, optionally by status or blueprint flag."""
@@ -78,7 +78,7 @@ class WorkflowRepository:
         if blueprints is not None:
             query = query.where(workflows.c.is_blueprint == blueprints)
         with self.database.read() as connection:
-            return [_workflow_from_row(row) for row in connection.execute(query)]
+            return [workflow_from_row(row) for row in connection.execute(query)]
 
     def update(self, workflow: Workflow, expected_version: int) -> Workflow:
         """Replace the definition if nobody else wrote since ``expected_version``.
@@ -88,7 +88,7 @@ class WorkflowRepository:
         if workflow.id is None:
             raise NotFoundError(WORKFLOW_NOT_FOUND)
         with self.database.write() as connection:
-            current = _workflow_from_row(_fetch_row(connection, workflow.id))
+            current = workflow_from_row(fetch_workflow_row(connection, workflow.id))
             if current.is_blueprint and current.status == "PUBLISHED":
                 raise NotAllowedError(BLUEPRINT_READ_ONLY)
             changes = {
@@ -96,8 +96,34 @@ class WorkflowRepository:
                 "created_at": current.created_at,
                 "app_id": current.app_id,
                 "org_id": current.org_id,
+                "blueprint_id": current.blueprint_id,
+                "blueprint_version": _blueprint_version(current, workflow),
             }
             return _write_version(connection, workflow.model_copy(update=changes), expected_version)
+
+    def save_blueprint(
+        self, workflow: Workflow, known_agents: Container[str]
+    ) -> tuple[Workflow, list[Problem]]:
+        """Save ``workflow`` to the catalog, published at once: as a new blueprint, or, when a
+        published blueprint has its name, as that blueprint's next version (an identical
+        definition adds none). One write transaction; with publish problems nothing is
+        written and ``workflow`` comes back with them."""
+        unlinked = {"app_id": None, "blueprint_id": None, "blueprint_version": None}
+        blueprint = workflow.model_copy(update={"is_blueprint": True, **unlinked})
+        problems = publish_problems(blueprint, known_agents, template=True)
+        if has_errors(problems):
+            return workflow, problems
+        with self.database.write() as connection:
+            current = _published_blueprint_named(connection, blueprint.name)
+            if current is None:
+                draft = insert_draft(connection, blueprint)
+                published = draft.model_copy(update={"status": "PUBLISHED"})
+                return _write_version(connection, published, draft.version), problems
+            if _definition(current) == _definition(blueprint):
+                return current, problems
+            kept = {name: getattr(current, name) for name in SERVER_FIELDS}
+            next_version = blueprint.model_copy(update=kept)
+            return _write_version(connection, next_version, current.version), problems
 
     def publish(
         self, workflow_id: str, known_agents: Container[str], expected_version: int | None = None
@@ -107,7 +133,7 @@ class WorkflowRepository:
         With problems, returns them and leaves the workflow as it was.
         """
         with self.database.write() as connection:
-            current = _workflow_from_row(_fetch_row(connection, workflow_id))
+            current = workflow_from_row(fetch_workflow_row(connection, workflow_id))
             problems = publish_problems(current, known_agents, template=current.is_blueprint)
             if has_errors(problems) or current.status == "PUBLISHED":
                 return current, problems
@@ -118,7 +144,7 @@ class WorkflowRepository:
     def unpublish(self, workflow_id: str, expected_version: int | None = None) -> Workflow:
         """Return a published workflow to DRAFT."""
         with self.database.write() as connection:
-            current = _workflow_from_row(_fetch_row(connection, workflow_id))
+            current = workflow_from_row(fetch_workflow_row(connection, workflow_id))
             if current.status == "DRAFT":
                 return current
             if current.is_blueprint:
@@ -131,7 +157,7 @@ class WorkflowRepository:
     def delete(self, workflow_id: str) -> None:
         """Delete a draft workflow with its history and runs; a published one is refused."""
         with self.database.write() as connection:
-            current = _workflow_from_row(_fetch_row(connection, workflow_id))
+            current = workflow_from_row(fetch_workflow_row(connection, workflow_id))
             if current.status == "PUBLISHED":
                 raise NotAllowedError(DELETE_PUBLISHED)
             connection.execute(delete(workflows).where(workflows.c.id == workflow_id))
@@ -145,7 +171,7 @@ class WorkflowRepository:
             .order_by(table.c.version)
         )
         with self.database.read() as connection:
-            _fetch_row(connection, workflow_id)
+            fetch_workflow_row(connection, workflow_id)
             return [WorkflowVersionInfo(*row) for row in connection.execute(query)]
 
     def get_version(self, workflow_id: str, version: int) -> Workflow:
@@ -156,7 +182,7 @@ class WorkflowRepository:
             row = connection.execute(query).first()
             if row is None:
                 raise NotFoundError(f"{WORKFLOW_NOT_FOUND}: no version {version} of {workflow_id}")
-            live = _fetch_row(connection, workflow_id)
+            live = fetch_workflow_row(connection, workflow_id)
         return _workflow_from_data(
             row.definition,
             id=workflow_id,
@@ -164,12 +190,14 @@ class WorkflowRepository:
             version=row.version,
             appId=live.app_id,
             orgId=live.org_id,
+            blueprintId=live.blueprint_id,
+            blueprintVersion=live.blueprint_version,
             createdAt=live.created_at,
             updatedAt=row.created_at,
         )
 
 
-def _insert_draft(connection: Connection, workflow: Workflow) -> Workflow:
+def insert_draft(connection: Connection, workflow: Workflow) -> Workflow:
     """Insert ``workflow`` as a new draft: a new id, status DRAFT, version 1."""
     now = utc_now()
     stored = workflow.model_copy(
@@ -195,10 +223,30 @@ def _identical_in(
         query = query.where(workflows.c.status == status)
     wanted = _definition(workflow)
     for row in connection.execute(query.order_by(workflows.c.updated_at.desc())):
-        candidate = _workflow_from_row(row)
+        candidate = workflow_from_row(row)
         if _definition(candidate) == wanted:
             return candidate
     return None
+
+
+def _blueprint_version(current: Workflow, edited: Workflow) -> int | None:
+    """The blueprint version a saved workflow incorporates: the one it says, once a blueprint
+    update is taken into it (same blueprint), else the stored one."""
+    if edited.blueprint_version is not None and edited.blueprint_id == current.blueprint_id:
+        return edited.blueprint_version
+    return current.blueprint_version
+
+
+def _published_blueprint_named(connection: Connection, name: str) -> Workflow | None:
+    """The published blueprint with this name, the most recently changed if several."""
+    query = (
+        select(workflows)
+        .where(workflows.c.name == name, workflows.c.is_blueprint.is_(True))
+        .where(workflows.c.status == "PUBLISHED")
+        .order_by(workflows.c.updated_at.desc())
+    )
+    row = connection.execute(query).first()
+    return None if row is None else workflow_from_row(row)
 
 
 _LARGEST_VERSION = 2**62
@@ -246,6 +294,8 @@ def _row_values(workflow: Workflow) -> dict[str, Any]:
         "is_blueprint": workflow.is_blueprint,
         "app_id": workflow.app_id,
         "org_id": workflow.org_id,
+        "blueprint_id": workflow.blueprint_id,
+        "blueprint_version": workflow.blueprint_version,
         "definition": _definition(workflow),
         "created_at": workflow.created_at,
         "updated_at": workflow.updated_at,
@@ -256,7 +306,8 @@ def _definition(workflow: Workflow) -> dict[str, Any]:
     return workflow.model_dump(mode="json", by_alias=True, exclude=set(SERVER_FIELDS))
 
 
-def _fetch_row(connection: Connection, workflow_id: str) -> Row:
+def fetch_workflow_row(connection: Connection, workflow_id: str) -> Row:
+    """The workflow's row; raises NotFoundError('Workflow not found')."""
     row = connection.execute(select(workflows).where(workflows.c.id == workflow_id)).first()
     if row is None:
         raise NotFoundError(WORKFLOW_NOT_FOUND)
@@ -269,7 +320,8 @@ _SERVER_FIELDS_BY_COLUMN = {
 """The workflows columns of the fields the store assigns, and each field's name in the data."""
 
 
-def _workflow_from_row(row: Row) -> Workflow:
+def workflow_from_row(row: Row) -> Workflow:
+    """The workflow a row of the workflows table holds."""
     stored = row._mapping
     return _workflow_from_data(
         row.definition,

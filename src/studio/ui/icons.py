@@ -61,6 +61,9 @@ ACTION_ICONS = {
     "publish": "publish",
     "save_catalog": "book-arrow-down-outline",
     "load_catalog": "book-arrow-up-outline",
+    "browse_catalog": "book-open-page-variant-outline",
+    "review_update": "update",
+    "agent_library": "robot-outline",
     "clear": "eraser",
     # Run
     "run": "play",

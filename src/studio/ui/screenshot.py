@@ -14,7 +14,7 @@ from typing import TypeVar
 from studio.workspace import Workspace
 
 T = TypeVar("T")
-VIEWS = ("main", "canvas", "knowledge")
+VIEWS = ("main", "canvas", "knowledge", "catalog")
 PICTURE_FORMATS = {".png": "PNG", ".jpg": "JPEG", ".jpeg": "JPEG"}
 """The picture a file name asks for, by its extension."""
 HARMLESS_QT_MESSAGES = frozenset(
@@ -80,7 +80,8 @@ def render_screenshot(
     workflows to the user's own. ``run`` draws that execution on its canvas; ``replay_at``
     replays it, stopped after that many events. ``mode`` shows that mode of the window
     (Workflows, Knowledge or Work) instead of the one it was last in. ``view`` "knowledge"
-    pictures the Knowledge mode drawing what ``knowledge`` asks for.
+    pictures the Knowledge mode drawing what ``knowledge`` asks for; "catalog" the blueprint
+    catalog browser.
 
     Nothing waits for a click: a dialog the window opens is closed at once and what it said
     is the error (exit 2). Qt's harmless platform messages are not printed."""
@@ -144,6 +145,8 @@ def _compose(app, window, shot: _Shot, knowledge: KnowledgeShot):
         return None
     if shot.run is not None and not _show_run(app, window, shot.run, shot.replay_at):
         return None
+    if shot.view == "catalog":
+        return _show_catalog(app, window)
     app.processEvents()
     target = window
     tab = window.workflows.tabs.current()
@@ -155,6 +158,18 @@ def _compose(app, window, shot: _Shot, knowledge: KnowledgeShot):
             target = tab.editor.view
     app.processEvents()
     return target
+
+
+def _show_catalog(app, window):
+    """The blueprint catalog browser at the window's size, its cards painted; None (and why
+    on stderr) when the catalog cannot be read."""
+    if _answer(app, window.workflows.catalog.browse()) is None:
+        print("studio: cannot read the blueprint catalog", file=sys.stderr)
+        return None
+    browser = window.workflows.catalog.browser
+    browser.resize(window.size())
+    app.processEvents()
+    return browser
 
 
 def _report(

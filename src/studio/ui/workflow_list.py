@@ -46,7 +46,7 @@ class WorkflowListPanel(QWidget):
         layout.addLayout(self._workflow_buttons())
         layout.addWidget(QLabel("<b>Blueprints</b>"))
         layout.addWidget(self.blueprints, 2)
-        use = QPushButton("Use blueprint")
+        use = QPushButton("Use in app…")
         use.clicked.connect(self._use_blueprint)
         layout.addWidget(use)
         self.workflows.itemActivated.connect(

@@ -151,7 +151,7 @@ def test_blueprints_are_used_and_saved_on_the_store_thread(qtbot, readers: Reade
     workspace = Workspace()
     window = open_window(qtbot, workspace)
     catalog = window.workflows.catalog
-    readers.watch(workspace.workflows, "create", "publish")
+    readers.watch(workspace.workflows, "create", "save_blueprint")
     with store_thread_busy():
         using, seconds = timed(lambda: catalog.use_blueprint("echo-demo-workflow"))
         assert seconds < QUICK and not using.done()
@@ -162,7 +162,7 @@ def test_blueprints_are_used_and_saved_on_the_store_thread(qtbot, readers: Reade
     )
     assert saved is not None and saved.is_blueprint
     assert readers.only_on_the_store_thread(
-        "WorkflowRepository.create", "WorkflowRepository.publish"
+        "WorkflowRepository.create", "WorkflowRepository.save_blueprint"
     )
     workspace.close()
 

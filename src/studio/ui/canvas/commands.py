@@ -150,7 +150,15 @@ class SetProperties(DocumentCommand):
 class ReplaceAll(DocumentCommand):
     """Load, import or clear: the whole workflow at once, the store's fields kept."""
 
-    def __init__(self, document: WorkflowDocument, workflow: Workflow, text: str) -> None:
+    def __init__(
+        self,
+        document: WorkflowDocument,
+        workflow: Workflow,
+        text: str,
+        blueprint_version: int | None = None,
+    ) -> None:
+        """``blueprint_version``: the version of its blueprint the workflow takes in (an
+        update applied); None keeps the one it had."""
         super().__init__(document, text)
         kept = document.properties
         self.after = workflow.model_copy(
@@ -160,6 +168,8 @@ class ReplaceAll(DocumentCommand):
                 "version": kept.version,
                 "app_id": kept.app_id,
                 "org_id": kept.org_id,
+                "blueprint_id": kept.blueprint_id,
+                "blueprint_version": blueprint_version or kept.blueprint_version,
                 "created_at": kept.created_at,
                 "updated_at": kept.updated_at,
             }

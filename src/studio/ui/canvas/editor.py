@@ -163,9 +163,12 @@ class WorkflowEditor(QWidget):
             )
             self.view.fit_all()
 
-    def replace_workflow(self, workflow: Workflow, text: str) -> None:
-        """Load, import or clear: one undo step."""
-        self.undo_stack.push(ReplaceAll(self.document, workflow, text))
+    def replace_workflow(
+        self, workflow: Workflow, text: str, blueprint_version: int | None = None
+    ) -> None:
+        """Load, import, clear or take a blueprint update (then ``blueprint_version`` is the
+        version taken in): one undo step."""
+        self.undo_stack.push(ReplaceAll(self.document, workflow, text, blueprint_version))
         self.view.fit_all()
 
     def clear(self) -> None:

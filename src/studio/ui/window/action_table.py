@@ -34,7 +34,8 @@ MENUS: list[tuple[str, list[str | None]]] = [
     (
         "&Workflow",
         ["add_node", "add_note", "group", "layout", None, "validate", "publish", None,
-         "save_catalog", "load_catalog", "clear"],
+         "browse_catalog", "save_catalog", "load_catalog", "review_update", "agent_library",
+         "clear"],
     ),
     (
         "&Run",

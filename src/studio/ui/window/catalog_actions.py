@@ -1,27 +1,35 @@
-"""The blueprint catalog from the canvas: use a blueprint as a new draft, save the canvas to
-the catalog, load a blueprint onto the canvas."""
+"""The blueprint catalog from the canvas: browse it, use a blueprint as a new draft, save the
+canvas to the catalog, load a blueprint onto the canvas."""
 
+from collections.abc import Callable
 from concurrent.futures import Future
 
-from PySide6.QtCore import QObject
+from PySide6.QtCore import QObject, Qt, Signal
 from PySide6.QtWidgets import QDialog, QMessageBox, QWidget
 
 from studio.model import Workflow
 from studio.model.problems import Problem
+from studio.ui.catalog.catalog_browser import CatalogBrowser
 from studio.ui.catalog_dialogs import LoadFromCatalogDialog, SaveToCatalogDialog
 from studio.ui.store_calls import StoreCalls
 from studio.ui.window.action_table import ActionSpec
 from studio.ui.window.answers import after_store, answered, joined, refused, then
 from studio.ui.window.status_sink import StatusSink
 from studio.ui.window.stored_lists import StoredLists
+from studio.ui.window.use_in_app import UseInApp
 from studio.ui.window.workflow_panels import WorkflowPanels
 from studio.ui.window.workflow_tabs import WorkflowTabs
 from studio.ui.workflow_tab import WorkflowTab
 from studio.workspace import Workspace
 
+FIRST_PUBLISHED_VERSION = 2
+"""A blueprint saved to the catalog is stored as a draft (1) and published at once (2)."""
+
 
 class CatalogActions(QObject):
     """Blueprint commands of the Workflow menu and the Workflows dock."""
+
+    blueprintSaved = Signal(object)  # the published blueprint (new, or a new version)
 
     def __init__(
         self,
@@ -35,11 +43,14 @@ class CatalogActions(QObject):
         self.workspace, self.tabs, self.status = workspace, tabs, status
         self.lists, self.panels = lists, panels
         self.store = StoreCalls(parent=self)
-        lists.panel.blueprintRequested.connect(self.use_blueprint)
+        self.browser: CatalogBrowser | None = None
+        self.use_in_app = UseInApp(workspace, tabs, status, lists)
+        lists.panel.blueprintRequested.connect(self.use_blueprint_in_app)
 
     def action_specs(self) -> list[ActionSpec]:
-        """Save to and load from the catalog."""
+        """Browse, save to and load from the catalog."""
         return [
+            ActionSpec("browse_catalog", "&Blueprint Catalog…", "Ctrl+Shift+B", self.browse),
             ActionSpec("save_catalog", "Save to &Catalog…", None, self.save_to_catalog),
             ActionSpec("load_catalog", "Load from Ca&talog…", None, self.load_from_catalog),
         ]
@@ -48,13 +59,35 @@ class CatalogActions(QObject):
     def _parent(self) -> QWidget:
         return self.status.dialog_parent()
 
+    def browse(self) -> "Future[int | None]":
+        """Bring the catalog browser forward and read the catalog into it again; the answer
+        is how many blueprints it shows (None when the catalog could not be read)."""
+        if self.browser is None:
+            self.browser = CatalogBrowser(self.lists.catalog, self._parent)
+            self.browser.setWindowFlag(Qt.WindowType.Window)
+            self.browser.resize(self.browser.sizeHint())
+            self.browser.useInAppRequested.connect(self.use_in_app.use)
+        self.browser.show()
+        self.browser.raise_()
+        self.browser.activateWindow()
+        return self.browser.reload()
+
+    def use_blueprint_in_app(self, slug: str) -> "Future[WorkflowTab | None]":
+        """Use a catalog entry (by slug) in an app, through the Use in app dialog."""
+        return self.use_in_app.use_found(lambda: self.lists.blueprint_source(slug))
+
     def use_blueprint(self, slug: str) -> "Future[WorkflowTab | None]":
-        """Import a blueprint as a new draft '<name> (Copy)' and open it (stored off the UI
-        thread); the blueprint stays unchanged."""
-        lists, workflows = self.lists, self.workspace.workflows
+        """Copy a catalog entry (by slug) into a new draft '<name> (Copy)' in no app, with its
+        placeholders as they are, and open it."""
+        return self._use(lambda: self.lists.blueprint_source(slug))
+
+    def _use(self, source_of: Callable[[], Workflow | None]) -> "Future[WorkflowTab | None]":
+        """Store a copy of the blueprint ``source_of()`` finds (off the UI thread) and open
+        it; the blueprint stays unchanged."""
+        workflows = self.workspace.workflows
 
         def use() -> Workflow | None:
-            source = lists.blueprint_source(slug)
+            source = source_of()
             if source is None:
                 return None
             update = {"name": f"{source.name} (Copy)", "is_blueprint": False}
@@ -86,12 +119,10 @@ class CatalogActions(QObject):
         workspace = self.workspace
 
         def publish() -> tuple[Workflow, list[Problem]]:
-            update = {"name": name, "category": category, "is_blueprint": True}
-            draft = workspace.workflows.create(workflow.model_copy(update=update))
-            published, problems = workspace.workflows.publish(draft.stored_id, workspace.agents)
-            if published.status != "PUBLISHED":
-                workspace.workflows.delete(draft.stored_id)
-            return published, problems
+            update = {"name": name, "category": category}
+            return workspace.workflows.save_blueprint(
+                workflow.model_copy(update=update), workspace.agents
+            )
 
         return after_store(
             self.store,
@@ -106,7 +137,14 @@ class CatalogActions(QObject):
             self.status.show("Not saved to the catalog: fix the problems listed", 8000)
             return None
         self.lists.refresh()
-        self.status.show(f"Saved '{published.name}' to the blueprint catalog")
+        self.blueprintSaved.emit(published)
+        if published.version > FIRST_PUBLISHED_VERSION:
+            self.status.show(
+                f"Saved '{published.name}' to the catalog as its version {published.version}: "
+                "workflows copied from it can review the update"
+            )
+        else:
+            self.status.show(f"Saved '{published.name}' to the blueprint catalog")
         return published
 
     def load_from_catalog(self) -> "Future[WorkflowTab | None]":

@@ -18,7 +18,7 @@ RECENT_SHOWN = 5
 STARTS = (
     ("new", "New workflow", "Ctrl+N", "An empty canvas: press Tab on it to add a node."),
     ("open", "Open a file…", "Ctrl+O", "A workflow file, YAML or JSON, as a new draft."),
-    ("blueprint", "Start from a blueprint", "", "Copy one from the catalog in the Workflows list."),
+    ("blueprint", "Start from a blueprint…", "Ctrl+Shift+B", "Pick one in the catalog for an app."),
     ("ingest", "Ingest knowledge…", "", "A folder of Markdown artifacts, into the graph."),
 )  # fmt: skip
 """Each way to begin: its name, the button's words, its shortcut and one line of help."""
@@ -92,7 +92,10 @@ class WelcomePage(QWidget):
             button.clicked.connect(signals[name].emit)
             self.buttons[name] = button
             grid.addWidget(button, row, 0)
-            grid.addWidget(_muted(f"{help_text}  {shortcut}".rstrip()), row, 1)
+            hint = _muted(f"{help_text}  {shortcut}".rstrip())
+            hint.setWordWrap(False)  # one line beside its button: wrapped, it was cut off
+            hint.setMinimumWidth(1)  # and no wider a window for it: a narrow one cuts it
+            grid.addWidget(hint, row, 1)
         return grid
 
 

@@ -11,13 +11,16 @@ from concurrent.futures import Future
 
 from PySide6.QtCore import QSettings, Qt, Signal
 from PySide6.QtGui import QAction
-from PySide6.QtWidgets import QDockWidget, QMainWindow, QMenu, QWidget
+from PySide6.QtWidgets import QDockWidget, QHBoxLayout, QMainWindow, QMenu, QWidget
 
+from studio.ui.catalog.agents_panel import AgentsPanel
 from studio.ui.run.replay_bar import ReplayBar
 from studio.ui.run.run_controller import RunController
 from studio.ui.run.sample_pin import pin_sample
 from studio.ui.storage_fault_notice import EDITS_KEPT
 from studio.ui.window.action_table import ActionSpec, build_toolbar
+from studio.ui.window.agent_library_view import AgentLibraryView
+from studio.ui.window.blueprint_updates import BlueprintUpdates
 from studio.ui.window.catalog_actions import CatalogActions
 from studio.ui.window.edit_actions import EditActions
 from studio.ui.window.live_problems import LiveProblems
@@ -71,9 +74,17 @@ class WorkflowsMode(Mode):
         self.run_actions = RunActions(*parts, self.runs, self.run_canvas)
         self.run_docks = RunDocks(*parts, self.runs, self.run_canvas)
         self.live_problems = LiveProblems(workspace, self.tabs, self.panels, self)
+        self.agents_panel = AgentsPanel()
+        self.agent_library = AgentLibraryView(workspace, status, self.agents_panel)
         self.tab_status = TabStatus(workspace, self.tabs, parent)
+        self.blueprint_updates = BlueprintUpdates(workspace, self.tabs, status, parent)
         parent.statusBar().addWidget(self.tab_status, 1)
-        self.status_widgets.append(self.tab_status)
+        badge_box = QWidget(parent)  # shown with the mode; the badge only while an update waits
+        row = QHBoxLayout(badge_box)
+        row.setContentsMargins(0, 0, 0, 0)
+        row.addWidget(self.blueprint_updates.badge)
+        parent.statusBar().addPermanentWidget(badge_box)  # a passing message leaves it be
+        self.status_widgets += [self.tab_status, badge_box]
         self._problems_brought_up = False
         self._build_docks()
         self._wire()
@@ -86,6 +97,10 @@ class WorkflowsMode(Mode):
         )
         self.settings_dock = self.add_dock(
             "Workflow", self.panels.config_panel, Area.RightDockWidgetArea
+        )
+        self.agents_dock = self.add_dock("Agents", self.agents_panel, Area.RightDockWidgetArea)
+        self.agents_dock.visibilityChanged.connect(
+            lambda shown: self.agent_library.refresh_once() if shown else None
         )
         self.problems_dock = self.add_dock(
             "Problems", self.panels.problems, Area.BottomDockWidgetArea
@@ -100,6 +115,7 @@ class WorkflowsMode(Mode):
         window = self.window
         window.tabifyDockWidget(self.workflows_dock, self.inspector_dock)
         window.tabifyDockWidget(self.inspector_dock, self.settings_dock)
+        window.tabifyDockWidget(self.settings_dock, self.agents_dock)
         window.tabifyDockWidget(self.problems_dock, self.runs_dock)
         window.tabifyDockWidget(self.problems_dock, self.approvals_dock)
         self.workflows_dock.raise_()
@@ -130,6 +146,7 @@ class WorkflowsMode(Mode):
         self.run_docks.history.artifactsRequested.connect(self.artifactsRequested)
         self._wire_welcome()
         self.tabs.storedChanged.connect(self.lists.refresh)
+        self.catalog.blueprintSaved.connect(lambda _blueprint: self.blueprint_updates.check())
         self.tabs.broughtForward.connect(self.showRequested)
         self.tabs.opened.connect(self._opened)
         self.panels.titleChanged.connect(self.titleChanged)
@@ -161,8 +178,9 @@ class WorkflowsMode(Mode):
             self.bring_up(self.approvals_dock)
 
     def _fold_bottom(self) -> None:
-        """The first layout: the bottom docks wait until they have something to show."""
-        for dock in (self.problems_dock, self.runs_dock, self.approvals_dock):
+        """The first layout: the bottom docks wait until they have something to show, and the
+        agent library until it is asked for."""
+        for dock in (self.problems_dock, self.runs_dock, self.approvals_dock, self.agents_dock):
             dock.hide()
         self._problems_brought_up = False
         self.workflows_dock.raise_()
@@ -172,20 +190,12 @@ class WorkflowsMode(Mode):
         welcome.newAsked.connect(self.files.new_workflow)
         welcome.openAsked.connect(self.files.import_file)
         welcome.recentChosen.connect(self.files.open_workflow_file)
-        welcome.blueprintAsked.connect(self._choose_blueprint)
+        welcome.blueprintAsked.connect(self.catalog.browse)
         welcome.ingestAsked.connect(self.ingestRequested)
         self.tabs.currentChanged.connect(
             lambda tab: welcome.show_recent(self.recent.files()) if tab is None else None
         )
         welcome.show_recent(self.recent.files())
-
-    def _choose_blueprint(self) -> None:
-        """Bring the blueprint catalog forward, its first entry chosen."""
-        self.bring_up(self.workflows_dock)
-        blueprints = self.lists.panel.blueprints
-        if blueprints.count() and blueprints.currentRow() < 0:
-            blueprints.setCurrentRow(0)
-        blueprints.setFocus()
 
     def _opened(self, tab: WorkflowTab) -> None:
         tab.editor.message.connect(lambda text: self.status.show(text))
@@ -204,8 +214,21 @@ class WorkflowsMode(Mode):
         return self.tabs.widget
 
     def action_specs(self) -> list[ActionSpec]:
-        controllers = (self.files, self.catalog, self.edits, self.run_actions, self.run_docks)
-        return [spec for controller in controllers for spec in controller.action_specs()]
+        controllers = (
+            self.files,
+            self.catalog,
+            self.blueprint_updates,
+            self.edits,
+            self.run_actions,
+            self.run_docks,
+        )
+        specs = [spec for controller in controllers for spec in controller.action_specs()]
+        return [*specs, ActionSpec("agent_library", "Agent &Library", None, self.show_agents)]
+
+    def show_agents(self) -> None:
+        """Bring the Agents dock forward (it waits, closed, until asked for)."""
+        self.agents_dock.show()
+        self.agents_dock.raise_()
 
     def submenus(self) -> dict[str, QMenu]:
         """Menus inside menus: Open Recent."""
