@@ -35,7 +35,7 @@ def test_the_action_is_in_the_workflow_menu_with_a_shortcut(window) -> None:
     assert action in workflow_menu.actions()
 
 
-def test_filter_open_and_use_the_conditional_router(qtbot, window) -> None:
+def test_filter_and_open_the_conditional_router(qtbot, window) -> None:
     browser = open_browser(qtbot, window)
     assert len(shown_names(browser)) == 5
     assert [browser.categories.tabText(i) for i in range(browser.categories.count())] == [
@@ -111,6 +111,7 @@ def test_a_card_out_of_view_has_no_preview_until_it_is_scrolled_to(qtbot, seeds)
 
 def test_the_welcome_pages_blueprint_button_opens_the_catalog(qtbot, window) -> None:
     welcome = window.workflows.tabs.welcome
+    assert "Ctrl+Shift+B" in welcome.buttons["blueprint"].toolTip()
     qtbot.mouseClick(welcome.buttons["blueprint"], Qt.MouseButton.LeftButton)
     browser = window.workflows.catalog.browser
     assert browser is not None and browser.isVisible()

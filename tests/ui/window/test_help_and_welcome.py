@@ -21,18 +21,6 @@ def test_the_empty_window_starts_a_new_workflow(qtbot, window) -> None:
     assert not welcome.isVisible()
 
 
-def test_the_empty_window_opens_the_blueprint_catalog(qtbot, window) -> None:
-    welcome = window.workflows.tabs.welcome
-    assert "Ctrl+Shift+B" in welcome.buttons["blueprint"].toolTip()
-
-    qtbot.mouseClick(welcome.buttons["blueprint"], Qt.MouseButton.LeftButton)
-
-    browser = window.workflows.catalog.browser
-    assert browser is not None
-    qtbot.waitUntil(lambda: browser.isVisible() and browser.cards.currentWidget() is browser.grid)
-    assert browser.shown.rowCount() == len(window.workspace.blueprints)
-
-
 def test_the_empty_window_lists_recent_files_and_opens_one(qtbot, window, tmp_path) -> None:
     path = tmp_path / "greet.yaml"
     nodes = [{"id": "hello", "agentId": "demo-echo-agent"}]
