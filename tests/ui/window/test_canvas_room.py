@@ -54,8 +54,11 @@ def test_problems_come_up_for_a_workflow_that_cannot_publish_and_go_once_fixed(
     problems = window.workflows.problems_dock
 
     summary = window.workflows.panels.problems.summary
-    qtbot.waitUntil(lambda: summary.text().startswith("Not publishable yet:"), timeout=WAIT_MS)
-    assert problems.isVisible() and "placeholder" in summary.text()
+    qtbot.waitUntil(
+        lambda: summary.text().startswith("Not publishable yet:") and problems.isVisible(),
+        timeout=WAIT_MS,
+    )
+    assert "placeholder" in summary.text()
 
     node = tab.editor.document.node("write")
     tab.editor.edit_node(node.model_copy(update={"agent_id": "demo-echo-agent"}))
