@@ -41,9 +41,16 @@ def critical_dialogs(monkeypatch: pytest.MonkeyPatch) -> list[tuple[str, str]]:
 
 
 def start_app(workspace: Workspace) -> int:
-    """run_app as ``studio`` runs it; should a window open after all, it is closed at once."""
-    QTimer.singleShot(3000, QApplication.closeAllWindows)
-    return run_app(workspace)
+    """run_app as ``studio`` runs it; should a window open after all, it is closed after 3 s.
+    The timer stops when run_app returns: left running, it closed the windows of whichever
+    test came 3 s later."""
+    closer = QTimer(singleShot=True, interval=3000)
+    closer.timeout.connect(QApplication.closeAllWindows)
+    closer.start()
+    try:
+        return run_app(workspace)
+    finally:
+        closer.stop()
 
 
 def test_the_app_on_a_damaged_database_says_so_in_a_dialog_and_exits_2(
