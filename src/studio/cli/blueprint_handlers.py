@@ -11,6 +11,7 @@ from studio.cli.apps_handlers import resolve_app
 from studio.cli.ids import MIN_PREFIX, the_one_match
 from studio.cli.shared import EXIT_INVALID, EXIT_OK, ArgumentProblem, fail, workspace_for
 from studio.cli.validation import print_problems
+from studio.cli.workflow_handlers import print_graph
 from studio.model import Blueprint, has_errors, load_workflow
 from studio.model.blueprint_import import (
     UnmappedPlaceholdersError,
@@ -74,15 +75,7 @@ def blueprints_show(args: argparse.Namespace) -> int:
         detail = {"nodes": [n.to_data() for n in workflow.nodes], "placeholders": slots}
         return _print_json(_summary(blueprint) | detail)
     print(f"{workflow.name} ({blueprint.slug}): {workflow.category or 'no category'}")
-    if workflow.description:
-        print(f"  {workflow.description.strip()}")
-    print(f"nodes ({len(workflow.nodes)}):")
-    for node in workflow.nodes:
-        print(f"  {node.id}  {node.agent_id}  {node.name}".rstrip())
-    print(f"edges ({len(workflow.edges)}):")
-    for edge in workflow.edges:
-        when = f"  when {edge.condition.field} {edge.condition.operator}" if edge.condition else ""
-        print(f"  {edge.source} -> {edge.target}{when}")
+    print_graph(workflow)
     print(f"placeholders ({len(slots)}):")
     for slot, closest in slots.items():
         print(f"  {slot}  (closest: {', '.join(closest) or 'no agents'})")

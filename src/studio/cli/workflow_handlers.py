@@ -35,6 +35,12 @@ def workflows_show(args: argparse.Namespace) -> int:
         print(json.dumps(workflow.to_data(), indent=2))
         return EXIT_OK
     print(f"{workflow.name} ({workflow.id}): {workflow.status}, version {workflow.version}")
+    print_graph(workflow)
+    return EXIT_OK
+
+
+def print_graph(workflow: Workflow) -> None:
+    """A workflow's description, then its nodes and edges, a line each."""
     if workflow.description:
         print(f"  {workflow.description.strip()}")
     print(f"nodes ({len(workflow.nodes)}):")
@@ -46,7 +52,6 @@ def workflows_show(args: argparse.Namespace) -> int:
             f"  when {edge.condition.field} {edge.condition.operator}" if edge.condition else ""
         )
         print(f"  {edge.source} -> {edge.target}{condition}")
-    return EXIT_OK
 
 
 def workflows_export(args: argparse.Namespace) -> int:
