@@ -6,6 +6,7 @@ from collections.abc import Callable, Sequence
 from datetime import datetime
 from functools import cached_property
 from pathlib import Path
+from typing import Any
 
 import platformdirs
 from pydantic import ValidationError
@@ -15,6 +16,9 @@ from studio.engine.agent_kinds.artifact import ArtifactKind
 from studio.engine.agent_kinds.registry import KindRegistry, default_kind_registry
 from studio.engine.events import EventBus
 from studio.engine.runner import RunnerSettings, StepRunner
+from studio.fabric.queue import WorkQueue
+from studio.fabric.sources import SourceResolver
+from studio.knowledge.filing import filed_text, filing_landing
 from studio.knowledge.knowledge_base import KnowledgeBase
 from studio.model import (
     AgentRegistry,
@@ -31,6 +35,7 @@ from studio.model.agent_library import DEFAULT, LibraryAgents
 from studio.model.errors import NotFoundError
 from studio.model.governance import GovernanceSettings
 from studio.model.layout import laid_out_if_needed
+from studio.model.work_items import ContextSource, WorkItem
 from studio.store import (
     AgentIntegrityError,
     AgentLibraryRepository,
@@ -43,6 +48,8 @@ from studio.store import (
     open_database,
 )
 from studio.store.human_tasks import HumanTaskRepository
+from studio.store.knowledge import Landing
+from studio.store.work_queue import WorkQueueRepository
 
 DATA_DIR_VARIABLE = "STUDIO_DATA_DIR"
 DATABASE_VARIABLE = "STUDIO_DB"
@@ -83,6 +90,33 @@ def library_agents(
 def _newer(path: Path, moment: datetime | None) -> bool:
     """Whether a file was changed after ``moment``."""
     return moment is None or path.stat().st_mtime > moment.timestamp()
+
+
+class WorkspaceWorld:
+    """What the work queue asks of a workspace: sources resolved against its knowledge store
+    and folder, and closed items filed to that store."""
+
+    def __init__(self, knowledge: KnowledgeRepository, folder: Path) -> None:
+        self.knowledge = knowledge
+        self.sources = SourceResolver(self._artifact_text, folder)
+
+    def resolves(self, source: ContextSource) -> bool:
+        return self.sources.resolves(source)
+
+    def filing(self, item: WorkItem) -> Landing:
+        runs = []
+        for ref in item.artifacts:
+            version = self.knowledge.version(ref)
+            execution = None if version is None else version.front.produced_by.get("execution")
+            if execution is not None and str(execution) not in runs:
+                runs.append(str(execution))
+        return filing_landing(self.knowledge, filed_text(item, runs))
+
+    def _artifact_text(self, ref: str) -> str | None:
+        try:
+            return self.knowledge.body(ref)
+        except NotFoundError:
+            return None
 
 
 def default_data_dir() -> Path:
@@ -239,6 +273,19 @@ class Workspace:
             settings,
             policy=self.policy,
         )
+
+    @cached_property
+    def work_queue(self) -> WorkQueue:
+        """The Fabric work queue in this workspace's database; closed items file to its
+        knowledge store."""
+        return self.open_work_queue(self.database)
+
+    def open_work_queue(self, database: Database, **settings: Any) -> WorkQueue:
+        """A work queue over ``database`` (this workspace's, or another server's), filing to
+        the knowledge store in the same database; ``settings`` as WorkQueue takes them."""
+        repository = KnowledgeRepository(database)
+        world = WorkspaceWorld(repository, self.data_dir)
+        return WorkQueue(WorkQueueRepository(database), world, **settings)
 
     @cached_property
     def human_tasks(self) -> HumanTaskRepository:

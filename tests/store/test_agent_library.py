@@ -20,6 +20,7 @@ from studio.store import (
     open_database,
 )
 from studio.store.agent_library_schema import agent_bodies, agent_versions
+from studio.store.migrations import SCHEMA_VERSION
 
 PROMPT = "Answer in one careful sentence. " * 100
 
@@ -185,7 +186,10 @@ def test_a_version_5_database_gains_the_library_and_keeps_its_rows(
     database = open_database(db_path)
     try:
         with database.read() as connection:
-            assert connection.execute(text("SELECT version FROM schema_info")).scalar() == 6
+            assert (
+                connection.execute(text("SELECT version FROM schema_info")).scalar()
+                == SCHEMA_VERSION
+            )
             tables = set(inspect(connection).get_table_names())
             columns = {c["name"] for c in inspect(connection).get_columns("executions")}
         assert {"agent_versions", "agent_bodies"} <= tables and "agent_versions" in columns

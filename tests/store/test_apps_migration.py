@@ -45,7 +45,8 @@ def test_a_version_4_database_gains_the_columns_and_keeps_its_rows(
     database = open_database(db_path)
     try:
         with database.read() as connection:
-            assert connection.execute(text("SELECT version FROM schema_info")).scalar() == 6
+            version = connection.execute(text("SELECT version FROM schema_info")).scalar()
+            assert version == migrations.SCHEMA_VERSION
             for table, names in NEW_COLUMNS.items():
                 columns = {column["name"] for column in inspect(connection).get_columns(table)}
                 assert names <= columns

@@ -198,6 +198,12 @@ def test_a_new_file_gets_every_table_and_records_the_schema_version(db_path: Pat
                 "agent_versions_immutable_delete",
                 "agent_bodies_immutable_update",
                 "agent_bodies_immutable_delete",
+                "work_item_entries_no_update",
+                "work_item_entries_no_delete",
+                "capability_manifests_no_update",
+                "capability_manifests_no_delete",
+                "closeout_signatures_no_update",
+                "closeout_signatures_no_delete",
             }
         assert names >= TABLES
         assert [tuple(row) for row in rows] == [(1, SCHEMA_VERSION)]

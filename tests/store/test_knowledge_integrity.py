@@ -20,6 +20,7 @@ from studio.store import (
 )
 from studio.store.knowledge_integrity import DamagedVersion
 from studio.store.knowledge_schema import UNIQUE_KEYS, knowledge_metadata
+from studio.store.migrations import SCHEMA_VERSION
 from tests.store.test_knowledge_store import FEB, JAN, MAR, artifact, sha
 
 TITLE = "Guest checkout requirements"
@@ -329,7 +330,10 @@ def test_a_version_3_database_gains_version_hashes_and_the_new_triggers(
     try:
         store = KnowledgeRepository(database)
         with database.read() as connection:
-            assert connection.execute(text("SELECT version FROM schema_info")).scalar() == 6
+            assert (
+                connection.execute(text("SELECT version FROM schema_info")).scalar()
+                == SCHEMA_VERSION
+            )
             columns = {c["name"] for c in inspect(connection).get_columns("artifact_versions")}
         assert "version_sha256" in columns
         assert store.version(old.ref) == old

@@ -22,8 +22,10 @@ from studio.model.knowledge import (
     DERIVED_FROM,
     HAS_ITEM,
     HAS_SECTION,
+    ORDERED,
     RUN,
     SECTION,
+    WORK_ITEM_KIND,
     ArtifactVersion,
     Derivation,
     GraphEdge,
@@ -239,7 +241,10 @@ def _add_artifact(builder: _Builder) -> None:
             if key in front.produced_by:
                 run_data[key] = plain(front.produced_by[key])
         builder.node(run, RUN, str(execution), run_data)
-        builder.edge(run, PRODUCES, front.id)
+        if front.kind == WORK_ITEM_KIND:
+            builder.edge(front.id, ORDERED, run)  # the order came first; its run made the rest
+        else:
+            builder.edge(run, PRODUCES, front.id)
     for link in front.links:
         builder.edge(front.id, link.type, link.target)
 

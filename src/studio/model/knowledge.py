@@ -21,6 +21,10 @@ ARTIFACT, SECTION, UNIT, RUN = "artifact", "section", "unit", "run"
 execution that produced an artifact, keyed "run:<execution>"."""
 
 HAS_SECTION, HAS_ITEM, DERIVED_FROM, CITES = "HAS_SECTION", "HAS_ITEM", "DERIVED_FROM", "CITES"
+ORDERED = "ORDERED"
+"""From a filed work item to the run it ordered."""
+WORK_ITEM_KIND = "work-item"
+"""The kind a closed work item files to its subject as."""
 
 
 @dataclass(frozen=True, slots=True)

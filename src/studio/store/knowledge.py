@@ -13,7 +13,7 @@ landing rules and inserts in ``knowledge_writes``, the rows of versions and thei
 from collections.abc import Iterable, Mapping
 from datetime import datetime
 
-from sqlalchemy import Row, Select, delete, func, select
+from sqlalchemy import Connection, Row, Select, delete, func, select
 
 from studio.model.errors import NotFoundError
 from studio.model.knowledge import ArtifactVersion, Derivation, GraphEdge, GraphNode
@@ -71,12 +71,32 @@ __all__ = [
     "KnowledgeSearchError",
     "Landing",
     "body_digest",
+    "check_landing",
     "encode_derivation",
     "fts_query",
+    "write_landings",
 ]
 
 Landing = tuple[ArtifactVersion, str, Derivation | EncodedDerivation]
 """A version to store, the text it was landed with and the graph rows derived from it."""
+
+
+def write_landings(connection: Connection, landings: list[Landing]) -> None:
+    """Store checked landings inside the caller's write transaction (see add_versions)."""
+    refuse_conflicts(connection, [version for version, _, _ in landings])
+    last = connection.execute(select(func.max(artifact_versions.c.seq))).scalar() or 0
+    rows = [version_values(v, seq) for seq, (v, _, _) in enumerate(landings, last + 1)]
+    store_bodies(connection, {v.sha256: text for v, text, _ in landings})
+    insert_all(connection, artifact_versions, rows)
+    insert_derived(connection, [(v.ref, derivation) for v, _, derivation in landings])
+    if connection.dialect.name == "sqlite":
+        connection.exec_driver_sql(
+            f"INSERT INTO {SEARCH_TABLE} (rowid, ref, title, body) VALUES (?, ?, ?, ?)",
+            [
+                (row["seq"], row["ref"], row["title"], text)
+                for row, (_, text, _) in zip(rows, landings, strict=True)
+            ],
+        )
 
 
 class KnowledgeRepository:
@@ -106,20 +126,7 @@ class KnowledgeRepository:
         if not landings:
             return
         with self.database.write() as connection:
-            refuse_conflicts(connection, [version for version, _, _ in landings])
-            last = connection.execute(select(func.max(artifact_versions.c.seq))).scalar() or 0
-            rows = [version_values(v, seq) for seq, (v, _, _) in enumerate(landings, last + 1)]
-            store_bodies(connection, {v.sha256: text for v, text, _ in landings})
-            insert_all(connection, artifact_versions, rows)
-            insert_derived(connection, [(v.ref, derivation) for v, _, derivation in landings])
-            if self.database.is_sqlite:
-                connection.exec_driver_sql(
-                    f"INSERT INTO {SEARCH_TABLE} (rowid, ref, title, body) VALUES (?, ?, ?, ?)",
-                    [
-                        (row["seq"], row["ref"], row["title"], text)
-                        for row, (_, text, _) in zip(rows, landings, strict=True)
-                    ],
-                )
+            write_landings(connection, landings)
 
     # --- reading versions ----------------------------------------------------------------
 
@@ -182,6 +189,19 @@ class KnowledgeRepository:
         """The current version of one artifact (at ``as_of``; the newest if several), or None."""
         found = self._select_versions(heads_query(as_of, subject=subject, artifact_id=artifact_id))
         return found[-1] if found else None
+
+    def latest_ref(self, subject: str, artifact_id: str) -> str | None:
+        """The ref of the newest version of one artifact, or None (no integrity check: for
+        a writer deciding what a new version supersedes)."""
+        query = (
+            select(artifact_versions.c.ref)
+            .where(artifact_versions.c.subject == subject)
+            .where(artifact_versions.c.artifact_id == artifact_id)
+            .order_by(artifact_versions.c.seq.desc())
+            .limit(1)
+        )
+        with self.database.read() as connection:
+            return connection.execute(query).scalar()
 
     def versions(
         self, subject: str | None = None, artifact_id: str | None = None, damaged: Damaged = None

@@ -98,7 +98,7 @@ UNIQUE_KEYS = {"artifact_bodies": ("sha256",), "artifact_versions": ("ref", "sup
 
 SEARCH_TABLE = "artifact_search"
 
-_SQLITE_APPEND_ONLY = """
+SQLITE_APPEND_ONLY = """
 CREATE TRIGGER IF NOT EXISTS {table}_no_{name}
 BEFORE {event} ON {table}
 BEGIN SELECT RAISE(ABORT, '{label} are append-only'); END
@@ -121,7 +121,7 @@ _SQLITE_SEARCH = [
     """,
 ]
 
-_POSTGRES_APPEND_ONLY_FUNCTION = """
+POSTGRES_APPEND_ONLY_FUNCTION = """
 CREATE OR REPLACE FUNCTION studio_refuse_change() RETURNS trigger LANGUAGE plpgsql AS $body$
 BEGIN
     RAISE EXCEPTION USING
@@ -130,7 +130,7 @@ END
 $body$
 """
 
-_POSTGRES_APPEND_ONLY = """
+POSTGRES_APPEND_ONLY = """
 CREATE TRIGGER {table}_append_only BEFORE UPDATE OR DELETE ON {table}
 FOR EACH ROW EXECUTE FUNCTION studio_refuse_change('{label}')
 """
@@ -143,16 +143,16 @@ def create_knowledge(connection: Connection) -> None:
         for table, label in APPEND_ONLY.items():
             for event in ("UPDATE", "DELETE"):
                 connection.exec_driver_sql(
-                    _SQLITE_APPEND_ONLY.format(
+                    SQLITE_APPEND_ONLY.format(
                         table=table, event=event, name=event.lower(), label=label
                     )
                 )
         for statement in _SQLITE_SEARCH:
             connection.exec_driver_sql(statement)
     elif connection.dialect.name == "postgresql":
-        connection.exec_driver_sql(_POSTGRES_APPEND_ONLY_FUNCTION)
+        connection.exec_driver_sql(POSTGRES_APPEND_ONLY_FUNCTION)
         for table, label in APPEND_ONLY.items():
-            connection.exec_driver_sql(_POSTGRES_APPEND_ONLY.format(table=table, label=label))
+            connection.exec_driver_sql(POSTGRES_APPEND_ONLY.format(table=table, label=label))
 
 
 _SQLITE_NO_REPLACE = """
@@ -237,8 +237,8 @@ def _fill_version_hashes(connection: Connection) -> None:
         hashes,
     )
     if connection.dialect.name == "postgresql":
-        connection.exec_driver_sql(_POSTGRES_APPEND_ONLY.format(table=table, label=label))
+        connection.exec_driver_sql(POSTGRES_APPEND_ONLY.format(table=table, label=label))
     else:
         connection.exec_driver_sql(
-            _SQLITE_APPEND_ONLY.format(table=table, event="UPDATE", name="update", label=label)
+            SQLITE_APPEND_ONLY.format(table=table, event="UPDATE", name="update", label=label)
         )

@@ -10,6 +10,7 @@ from studio.store import schema
 from studio.store.agent_library_schema import create_library
 from studio.store.errors import SchemaTooNewError
 from studio.store.knowledge_schema import add_version_hashes, create_knowledge
+from studio.store.work_queue_schema import create_work_queue
 
 Migration = Callable[[Connection], None]
 
@@ -86,6 +87,7 @@ MIGRATIONS: list[tuple[int, Migration]] = [
     (4, add_version_hashes),
     (5, _add_apps_and_blueprint_links),
     (6, create_library),
+    (7, create_work_queue),
 ]
 """Each step brings the schema to its version number; append, never edit, a step."""
 

@@ -1,0 +1,344 @@
+"""The queue port: enqueue · pull · ack · release · read · append · list, with the rules that
+make a backend a Fabric backend.
+
+Gate A runs on both sides: at enqueue a failure bounces to the submitter with nothing stored;
+at pull a failure parks the item ``needs-context`` as an in-transit defect and the pull goes
+on to the next item. A pull leases only within the puller's scope. Every write a lease holder
+makes carries the lease's fencing token; a stale token is refused. The queue decides on
+``status`` alone and never reads the work log. A terminal ack files the item to its subject
+in the knowledge store in the same transaction.
+"""
+
+from __future__ import annotations
+
+import builtins
+from collections.abc import Callable
+from dataclasses import dataclass, replace
+from datetime import datetime, timedelta
+from typing import Protocol
+
+from studio.fabric.manifests import ManifestShelf
+from studio.model.errors import StudioError
+from studio.model.gate_a import ENQUEUE, PULL, GateFacts, GateFailure, gate_a
+from studio.model.work_items import (
+    ARTIFACTS,
+    DEFAULT_CONTEXT_BUDGET,
+    DISCOVERY_ARTIFACT,
+    ESCALATE,
+    GROWING_SECTIONS,
+    LEASED,
+    PORT_EXITS,
+    SNAPSHOT,
+    STATION_EXITS,
+    TERMINAL,
+    WORK_LOG,
+    ContextSource,
+    Lease,
+    WorkItem,
+    document_of,
+    log_line,
+    read_document,
+    render_work_item,
+    work_item_of,
+)
+from studio.store.knowledge import Landing
+from studio.store.schema import utc_now
+from studio.store.work_queue import Change, DuplicateItemError, WorkQueueRepository
+
+LEASE_TTL = timedelta(seconds=30)
+OPEN = frozenset({"queued", *LEASED, "needs-context", "escalated"})
+
+
+class GateARefusedError(StudioError):
+    """An item Gate A refuses at enqueue: nothing was stored."""
+
+    def __init__(self, item: str, failures: list[GateFailure]) -> None:
+        rules = "; ".join(failure.describe() for failure in failures)
+        super().__init__(f"{item} does not pass Gate A: {rules}")
+        self.failures = failures
+
+
+class StaleLeaseError(StudioError):
+    """A write under a lease that is no longer the item's: its token is stale."""
+
+
+class ExitRefusedError(StudioError):
+    """An ack with an exit the queue port does not take."""
+
+
+class QueueWorld(Protocol):
+    """What the queue asks of the rest of Studio: whether a source resolves, and the
+    knowledge landing that files a closed item (None: nothing to file it to)."""
+
+    def resolves(self, source: ContextSource) -> bool: ...
+
+    def filing(self, item: WorkItem) -> Landing | None: ...
+
+
+@dataclass(frozen=True)
+class Scope:
+    """What a puller serves: its capability and the artifact types it builds (none named:
+    every type). Discovery items (``menu``) of its capability are always in scope."""
+
+    capability: str
+    types: frozenset[str] = frozenset()
+
+    def serves(self, item: WorkItem) -> bool:
+        if item.capability != self.capability:
+            return False
+        return not self.types or item.artifact in self.types or item.artifact == DISCOVERY_ARTIFACT
+
+
+@dataclass(frozen=True)
+class Pulled:
+    """A leased item, the token its holder's writes carry, and whose expired lease it was."""
+
+    item: WorkItem
+    token: int
+    reclaimed_from: str | None = None
+
+
+class WorkQueue(ManifestShelf):
+    """The queue port over one database."""
+
+    def __init__(
+        self,
+        repository: WorkQueueRepository,
+        world: QueueWorld,
+        *,
+        clock: Callable[[], datetime] = utc_now,
+        lease_ttl: timedelta = LEASE_TTL,
+        context_budget: int = DEFAULT_CONTEXT_BUDGET,
+    ) -> None:
+        super().__init__(repository, clock)
+        self.world = world
+        self.lease_ttl = lease_ttl
+        self.context_budget = context_budget
+
+    # --- the submitter's side ------------------------------------------------------------
+
+    def lint(self, text: str) -> list[GateFailure]:
+        """Gate A as enqueue runs it; nothing is stored. Raises WorkItemFormatError for a
+        text that is not a work item at all."""
+        return gate_a(read_document(text), self._facts(), ENQUEUE)
+
+    def enqueue(self, text: str, by: str | None = None) -> WorkItem:
+        """Put an item on the queue after Gate A; GateARefusedError (nothing stored) if not."""
+        document = read_document(text)
+        name = str(document.front.get("id") or "the item")
+        failures = gate_a(document, self._facts(), ENQUEUE)
+        if failures:
+            raise GateARefusedError(name, failures)
+        now = self.clock()
+        item = work_item_of(document, now)
+        queued = log_line(now, f"queued by {by or item.requested_by}; Gate A passed")
+        entries = [
+            *((SNAPSHOT, block) for block in item.snapshot),
+            *((WORK_LOG, line) for line in item.work_log),
+            (WORK_LOG, queued),
+            *((ARTIFACTS, ref) for ref in item.artifacts),
+        ]
+        try:
+            self.repository.insert(item, entries, now)
+        except DuplicateItemError as taken:
+            raise GateARefusedError(name, [GateFailure(1, str(taken))]) from taken
+        return replace(item, status="queued", lease=None, work_log=(*item.work_log, queued))
+
+    # --- the executor's side -------------------------------------------------------------
+
+    def pull(self, worker: str, scope: Scope) -> Pulled | None:
+        """Lease the oldest item in scope (queued, or with an expired lease: a reclaim, on
+        the work log). An item failing Gate A here is parked needs-context and the next one
+        is tried; None when nothing in scope is leasable."""
+        while True:
+            leased = self._lease(worker, scope)
+            if leased is None:
+                return None
+            item, previous = leased
+            assert item.lease is not None
+            failures = gate_a(document_of(item), self._facts(), PULL)
+            if not failures:
+                return Pulled(item, item.lease.token, previous)
+            self._park_defect(item, item.lease.token, failures)
+
+    def _lease(self, worker: str, scope: Scope) -> tuple[WorkItem, str | None] | None:
+        now = self.clock()
+
+        def entry(previous: str | None, token: int) -> str:
+            return log_line(now, _lease_text(worker, token, previous))
+
+        expires = now + self.lease_ttl
+        return self.repository.lease_next(
+            worker, scope.capability, scope.types, now, expires, entry
+        )
+
+    def heartbeat(self, item_id: str, token: int) -> Lease:
+        """Renew a lease for another TTL; StaleLeaseError if the token is not current."""
+        now = self.clock()
+        if not self.repository.renew(item_id, token, now + self.lease_ttl, now):
+            raise self._stale(item_id, token)
+        lease = self.repository.item(item_id).lease
+        assert lease is not None
+        return lease
+
+    def begin_build(self, item_id: str, token: int) -> WorkItem:
+        """leased → in-build: the holder has started building."""
+        return self._guarded(item_id, "in-build", {"leased"}, token, "build started")
+
+    def append(self, item_id: str, section: str, text: str, token: int | None = None) -> None:
+        """Add to the snapshot, the work log or the artifacts: with the lease's token while the
+        item is held, without one while nobody holds it. Nothing is ever changed or removed."""
+        if section not in GROWING_SECTIONS:
+            raise StudioError(f"only {', '.join(GROWING_SECTIONS)} grow; '{section}' does not")
+        entry = log_line(self.clock(), text) if section == WORK_LOG else text.strip()
+        if not self.repository.append(item_id, [(section, entry)], token):
+            raise self._stale(item_id, token)
+
+    def ack(self, item_id: str, exit: str, token: int, reason: str = "") -> WorkItem:
+        """End a lease with an exit: advance → done, kill → killed, reroute-to-steward →
+        needs-context (returned once over the context budget), escalate → escalated."""
+        if exit in STATION_EXITS:
+            raise ExitRefusedError(
+                f"'{exit}' routes between stations inside a lease; it never reaches the queue"
+            )
+        if exit not in PORT_EXITS:
+            raise ExitRefusedError(f"'{exit}' is not an exit ({', '.join(PORT_EXITS)})")
+        item = self.repository.item(item_id)
+        if item.lease is None or item.lease.token != token:
+            raise self._stale(item_id, token)
+        status, bounces = self._after(item, exit)
+        text = f"ack {exit} by {item.lease.worker} → {status}" + (f": {reason}" if reason else "")
+        return self._close_or_park(item, status, frozenset(LEASED), token, text, bounces)
+
+    def release(self, item_id: str, token: int, reason: str = "") -> WorkItem:
+        """Give a leased item back to the queue unbuilt (a worker stopping)."""
+        text = "released" + (f": {reason}" if reason else "")
+        return self._guarded(item_id, "queued", set(LEASED), token, text)
+
+    # --- reading -------------------------------------------------------------------------
+
+    def read(self, item_id: str) -> WorkItem:
+        return self.repository.item(item_id)
+
+    def text(self, item_id: str) -> str:
+        """The item as a document: front matter and the four sections."""
+        return render_work_item(self.repository.item(item_id))
+
+    def list(
+        self, status: str | None = None, capability: str | None = None
+    ) -> builtins.list[WorkItem]:
+        """Items oldest first, envelope only (no sections)."""
+        return self.repository.items(status, capability)
+
+    def leases(self) -> builtins.list[tuple[str, Lease]]:
+        return self.repository.leases()
+
+    # --- people's actions ----------------------------------------------------------------
+
+    def kill(self, item_id: str, reason: str, by: str) -> WorkItem:
+        """A person ends an open item: killed, and filed like any terminal item."""
+        item = self.repository.item(item_id)
+        text = f"killed by {by}: {reason}"
+        return self._close_or_park(item, "killed", OPEN, None, text, None)
+
+    def return_to_intake(self, item_id: str, reason: str, by: str) -> WorkItem:
+        """A person sends an open item back to intake (needs-context), fencing its holder."""
+        text = f"returned to intake by {by}: {reason}"
+        return self._guarded(item_id, "needs-context", set(OPEN) - {"needs-context"}, None, text)
+
+    def requeue(self, item_id: str, reason: str, by: str) -> WorkItem:
+        """A person puts an item back on the queue: repaired context, a human's exit call
+        after an escalation, or a lease released by hand."""
+        text = f"requeued by {by}: {reason}"
+        return self._guarded(item_id, "queued", set(OPEN) - {"queued"}, None, text)
+
+    # --- close-out -----------------------------------------------------------------------
+
+    def unsigned(self) -> builtins.list[WorkItem]:
+        """Filed terminal items whose result has not been delivered and signed."""
+        return self.repository.unsigned()
+
+    def sign(self, item_id: str, channel: str, digest: str) -> bool:
+        """Record the delivery; False when it was signed before (signed items never
+        re-deliver)."""
+        return self.repository.sign(item_id, channel, digest, self.clock())
+
+    # --- inside --------------------------------------------------------------------------
+
+    def _facts(self) -> GateFacts:
+        return GateFacts(self.repository.exists, self.offering, self.world.resolves)
+
+    def _after(self, item: WorkItem, exit: str) -> tuple[str, int | None]:
+        if exit == "advance":
+            return "done", None
+        if exit == "kill":
+            return "killed", None
+        if exit == ESCALATE:
+            return "escalated", None
+        bounces = item.context_bounces + 1
+        return ("returned" if bounces > self.context_budget else "needs-context"), bounces
+
+    def _park_defect(
+        self, item: WorkItem, token: int, failures: builtins.list[GateFailure]
+    ) -> None:
+        rules = "; ".join(failure.describe() for failure in failures)
+        text = f"Gate A failed at pull (in-transit defect, flagged): {rules}"
+        self._guarded(item.id, "needs-context", set(LEASED), token, text)
+
+    def _guarded(
+        self, item_id: str, status: str, before: set[str], token: int | None, text: str
+    ) -> WorkItem:
+        now = self.clock()
+        entries = [(WORK_LOG, log_line(now, text))]
+        change = Change(status, frozenset(before), token, entries)
+        if not self.repository.change(item_id, change, now):
+            raise self._refused(item_id, token, status)
+        return self.repository.item(item_id)
+
+    def _close_or_park(
+        self,
+        item: WorkItem,
+        status: str,
+        before: frozenset[str],
+        token: int | None,
+        text: str,
+        bounces: int | None,
+    ) -> WorkItem:
+        now = self.clock()
+        line = log_line(now, text)
+        landing = None
+        if status in TERMINAL:
+            closed = replace(item, status=status, lease=None, work_log=(*item.work_log, line))
+            landing = self.world.filing(closed)
+        entries = [(WORK_LOG, line)]
+        if landing is not None:
+            filed = f"filed to {item.subject} as {landing[0].ref}"
+            entries.append((WORK_LOG, log_line(now, filed)))
+        change = Change(status, before, token, entries, context_bounces=bounces, landing=landing)
+        if not self.repository.change(item.id, change, now):
+            raise self._refused(item.id, token, status)
+        return replace(
+            item,
+            status=status,
+            lease=None,
+            context_bounces=item.context_bounces if bounces is None else bounces,
+            work_log=(*item.work_log, *(text for _section, text in entries)),
+        )
+
+    def _refused(self, item_id: str, token: int | None, status: str) -> StudioError:
+        if token is not None:
+            return self._stale(item_id, token)
+        current = self.repository.item(item_id).status
+        return StudioError(f"{item_id} is {current}: it cannot become {status}")
+
+    def _stale(self, item_id: str, token: int | None) -> StaleLeaseError:
+        item = self.repository.item(item_id)
+        lease = item.lease
+        held = f"held by {lease.worker} with token {lease.token}" if lease else item.status
+        return StaleLeaseError(f"{item_id}: lease token {token} is stale (the item is {held})")
+
+
+def _lease_text(worker: str, token: int, previous: str | None) -> str:
+    if previous is None:
+        return f"leased to {worker} (token {token})"
+    return f"reclaimed: the lease of {previous} had expired; leased to {worker} (token {token})"

@@ -1,0 +1,398 @@
+"""Work items: the envelope that starts as an order and ends as the full build record.
+
+A work item is Markdown with YAML front matter (what the queue and the executor agree on) and a
+body of four sections in a fixed order: the Order, the resolved-context snapshot, the work log
+and the artifacts. The queue reads only ``status``; the last three sections only grow.
+
+Reading is in two steps. ``read_document`` splits a text into its front matter mapping and its
+sections without judging them, so Gate A (``studio.model.gate_a``) can name every rule a text
+breaks. ``work_item_of`` turns a document that passed Gate A into a ``WorkItem``.
+"""
+
+from __future__ import annotations
+
+import re
+from dataclasses import dataclass, field, replace
+from datetime import UTC, datetime
+from typing import Any
+
+import yaml
+
+from studio.model.safe_yaml import load_yaml_text, yaml_refusal
+
+STATUSES = (
+    "queued",
+    "leased",
+    "in-build",
+    "needs-context",
+    "escalated",
+    "done",
+    "killed",
+    "returned",
+)
+"""Every queue status; the queue reads no other field."""
+TERMINAL = frozenset({"done", "killed", "returned"})
+"""Statuses after which the item files to its subject and leaves the queue."""
+LEASED = frozenset({"leased", "in-build"})
+"""Statuses that carry a lease."""
+
+EXITS = ("advance", "refire-to-author", "reroute-to-spec", "reroute-to-steward", "kill")
+"""Every routing decision an executor may take."""
+STATION_EXITS = frozenset({"refire-to-author", "reroute-to-spec"})
+"""Exits that route between stations inside a lease and never reach the queue port."""
+ESCALATE = "escalate"
+"""Not an exit: the build-round budget ran out and a human must make the exit call."""
+PORT_EXITS = ("advance", "reroute-to-steward", "kill", ESCALATE)
+"""What an ack may carry."""
+
+SECTIONS = ("Order", "Resolved-context snapshot", "Work log", "Artifacts")
+"""The body's sections, in their one order."""
+ORDER, SNAPSHOT, WORK_LOG, ARTIFACTS = SECTIONS
+GROWING_SECTIONS = (SNAPSHOT, WORK_LOG, ARTIFACTS)
+"""The sections an append may add to."""
+
+SOURCE_TYPES = ("artifact", "file", "url", "mcp", "query")
+"""Registered context source types; ``graph`` is reserved and not registered."""
+LIVE_SOURCE_TYPES = frozenset({"url", "mcp", "query"})
+"""Sources whose content can change: what they resolved to is recorded in the snapshot."""
+SOURCE_KEYS = ("id", "type", "ref", "when")
+DISCOVERY_ARTIFACT = "menu"
+"""The artifact type every capability answers: its manifest, published."""
+
+DEFAULT_CONTEXT_BUDGET = 3
+"""Bounces back to intake an item may take before it returns to its requester."""
+DEFAULT_BUILD_BUDGET = 3
+"""Build rounds an item may take before it escalates to a human."""
+
+_HEADING = re.compile(r"^## +(.+?) *$", re.MULTILINE)
+_ENTRY = re.compile(r"^- (.*)$", re.MULTILINE)
+
+
+class WorkItemFormatError(ValueError):
+    """A text that is not a work item at all: no front matter, or front matter that is not
+    YAML mapping. ``line`` is 1-based in the text when known."""
+
+    def __init__(self, message: str, line: int | None = None) -> None:
+        super().__init__(message if line is None else f"line {line}: {message}")
+        self.line = line
+
+
+@dataclass(frozen=True)
+class WorkItemDocument:
+    """A work item's text split into its parts, nothing judged yet."""
+
+    front: dict[str, Any]
+    sections: tuple[tuple[str, str], ...]
+    """Each level-2 heading of the body with the text under it, in the order written."""
+    preamble: str = ""
+    """Body text before the first level-2 heading."""
+
+    def section(self, title: str) -> str | None:
+        """The text under the first heading named ``title``, or None."""
+        return next((text for name, text in self.sections if name == title), None)
+
+
+@dataclass(frozen=True)
+class ContextSource:
+    """A pointer to context: never the content itself."""
+
+    id: str
+    type: str
+    ref: str
+    when: str
+
+    @property
+    def eager(self) -> bool:
+        """Whether the source must resolve at enqueue and is snapshotted at build time."""
+        return self.when.startswith("always")
+
+    @property
+    def live(self) -> bool:
+        return self.type in LIVE_SOURCE_TYPES
+
+    def as_dict(self) -> dict[str, str]:
+        return {"id": self.id, "type": self.type, "ref": self.ref, "when": self.when}
+
+
+@dataclass(frozen=True)
+class Lease:
+    """Who holds an item, until when, and the fencing token every write must carry."""
+
+    worker: str
+    token: int
+    expires_at: datetime
+
+    def expired(self, now: datetime) -> bool:
+        return self.expires_at <= now
+
+    def as_dict(self) -> dict[str, Any]:
+        return {"worker": self.worker, "token": self.token, "expires_at": iso(self.expires_at)}
+
+
+@dataclass(frozen=True)
+class Approval:
+    """A human sign-off recorded on the item: who, for whom, when."""
+
+    approver: str
+    on_behalf_of: str | None
+    at: datetime
+
+    def as_dict(self) -> dict[str, Any]:
+        return {"approver": self.approver, "on_behalf_of": self.on_behalf_of, "at": iso(self.at)}
+
+
+@dataclass(frozen=True)
+class WorkItem:
+    """A work item as the queue holds it."""
+
+    id: str
+    artifact: str
+    capability: str
+    subject: str
+    requested_by: str
+    created_at: datetime
+    order: str
+    status: str = "queued"
+    lease: Lease | None = None
+    context: tuple[ContextSource, ...] = ()
+    approvals: tuple[Approval, ...] = ()
+    context_bounces: int = 0
+    build_rounds: int = 0
+    snapshot: tuple[str, ...] = ()
+    work_log: tuple[str, ...] = ()
+    artifacts: tuple[str, ...] = ()
+    extra: dict[str, Any] = field(default_factory=dict)
+    """Front matter fields beyond the envelope's, kept as written."""
+
+    @property
+    def terminal(self) -> bool:
+        return self.status in TERMINAL
+
+    @property
+    def title(self) -> str:
+        """The Order's first line, for lists and the filed record."""
+        first = next((line for line in self.order.splitlines() if line.strip()), self.id)
+        return first.strip()[:120]
+
+    def with_status(self, status: str, lease: Lease | None = None) -> WorkItem:
+        return replace(self, status=status, lease=lease)
+
+
+def iso(moment: datetime) -> str:
+    """A moment as ISO 8601 in UTC with a ``Z``, as work items write them."""
+    return moment.astimezone(UTC).isoformat().replace("+00:00", "Z")
+
+
+def parse_moment(value: object) -> datetime | None:
+    """An aware moment from YAML (a date-time or ISO text); naive means UTC; None if neither."""
+    if isinstance(value, datetime):
+        moment = value
+    elif isinstance(value, str):
+        try:
+            moment = datetime.fromisoformat(value.replace("Z", "+00:00"))
+        except ValueError:
+            return None
+    else:
+        return None
+    return moment if moment.tzinfo is not None else moment.replace(tzinfo=UTC)
+
+
+def read_document(text: str) -> WorkItemDocument:
+    """Split a work item's text into front matter and sections.
+
+    Raises:
+        WorkItemFormatError: no ``---`` fences, YAML that does not read, or front matter that
+            is not a mapping.
+    """
+    lines = text.split("\n")
+    if not lines or lines[0].strip() != "---":
+        raise WorkItemFormatError("a work item must start with a '---' line", 1)
+    end = next((n for n in range(1, len(lines)) if lines[n].strip() == "---"), None)
+    if end is None:
+        raise WorkItemFormatError("the front matter has no closing '---' line", 1)
+    try:
+        front = load_yaml_text("\n".join(lines[1:end]))
+    except yaml.YAMLError as failure:
+        refusal = yaml_refusal(failure)
+        line = None if refusal.line is None else refusal.line + 1
+        raise WorkItemFormatError(f"front matter: {refusal.problem}", line) from failure
+    if not isinstance(front, dict):
+        raise WorkItemFormatError("the front matter must be a mapping of fields", 2)
+    return _with_sections(front, "\n".join(lines[end + 1 :]))
+
+
+def _with_sections(front: dict[str, Any], body: str) -> WorkItemDocument:
+    headings = list(_HEADING.finditer(body))
+    preamble = body[: headings[0].start()] if headings else body
+    sections = []
+    for index, heading in enumerate(headings):
+        end = headings[index + 1].start() if index + 1 < len(headings) else len(body)
+        sections.append((heading.group(1), body[heading.end() : end].strip("\n")))
+    return WorkItemDocument(front, tuple(sections), preamble.strip())
+
+
+def entries(text: str | None) -> tuple[str, ...]:
+    """The ``- `` lines of a list section, without their dash."""
+    return tuple(match.group(1) for match in _ENTRY.finditer(text or ""))
+
+
+def snapshot_blocks(text: str | None) -> tuple[str, ...]:
+    """The snapshot's entries: blocks that each open with a level-3 heading."""
+    if not text or not text.strip():
+        return ()
+    blocks = re.split(r"\n(?=### )", text.strip())
+    return tuple(block.strip() for block in blocks if block.strip())
+
+
+_ENVELOPE_KEYS = frozenset(
+    {
+        "id",
+        "artifact",
+        "capability",
+        "subject",
+        "status",
+        "lease",
+        "context",
+        "requested_by",
+        "approvals",
+        "created_at",
+        "context_bounces",
+        "build_rounds",
+    }
+)
+
+
+def work_item_of(document: WorkItemDocument, now: datetime | None = None) -> WorkItem:
+    """The work item a Gate A-clean document holds (Gate A has checked every field read here).
+
+    ``created_at`` defaults to ``now`` when the document has none.
+    """
+    front = document.front
+    created = parse_moment(front.get("created_at")) or now or datetime.now(UTC)
+    return WorkItem(
+        id=str(front["id"]),
+        artifact=str(front["artifact"]),
+        capability=str(front["capability"]),
+        subject=str(front["subject"]),
+        requested_by=str(front.get("requested_by") or "unknown"),
+        created_at=created,
+        order=(document.section(ORDER) or "").strip(),
+        status=str(front.get("status") or "queued"),
+        lease=lease_of(front.get("lease")),
+        context=tuple(source_of(entry) for entry in front.get("context") or ()),
+        approvals=tuple(approvals_of(front.get("approvals"))),
+        context_bounces=int(front.get("context_bounces") or 0),
+        build_rounds=int(front.get("build_rounds") or 0),
+        snapshot=snapshot_blocks(document.section(SNAPSHOT)),
+        work_log=entries(document.section(WORK_LOG)),
+        artifacts=entries(document.section(ARTIFACTS)),
+        extra={key: value for key, value in front.items() if key not in _ENVELOPE_KEYS},
+    )
+
+
+def source_of(entry: dict[str, Any]) -> ContextSource:
+    return ContextSource(*(str(entry[key]) for key in SOURCE_KEYS))
+
+
+def lease_of(value: object) -> Lease | None:
+    """A lease mapping as a Lease; None for null or anything malformed (Gate A rule 3)."""
+    if not isinstance(value, dict):
+        return None
+    expires = parse_moment(value.get("expires_at"))
+    worker, token = value.get("worker"), value.get("token")
+    if not isinstance(worker, str) or not worker or expires is None:
+        return None
+    if isinstance(token, bool) or not isinstance(token, int):
+        return None
+    return Lease(worker, token, expires)
+
+
+def approvals_of(value: object) -> list[Approval]:
+    """The well-formed approvals of a front matter ``approvals`` list (see approval_problems)."""
+    found = []
+    for entry in value if isinstance(value, list) else ():
+        if isinstance(entry, dict) and not approval_problem(entry):
+            behalf = entry.get("on_behalf_of")
+            moment = parse_moment(entry["at"])
+            assert moment is not None
+            found.append(Approval(str(entry["approver"]), behalf and str(behalf), moment))
+    return found
+
+
+def approval_problem(entry: object) -> str | None:
+    """What is wrong with one recorded approval, or None."""
+    if not isinstance(entry, dict):
+        return "an approval must be a mapping with approver, on_behalf_of and at"
+    approver = entry.get("approver")
+    if not isinstance(approver, str) or not approver.strip():
+        return "an approval must name its approver"
+    behalf = entry.get("on_behalf_of")
+    if behalf is not None and not isinstance(behalf, str):
+        return f"approval by {approver}: on_behalf_of must be a name or null"
+    if parse_moment(entry.get("at")) is None:
+        return f"approval by {approver}: 'at' must be a date-time"
+    return None
+
+
+def envelope(item: WorkItem) -> dict[str, Any]:
+    """The item's front matter fields, in the envelope's order, as YAML writes them."""
+    return {
+        "id": item.id,
+        "artifact": item.artifact,
+        "capability": item.capability,
+        "subject": item.subject,
+        "status": item.status,
+        "lease": item.lease.as_dict() if item.lease else None,
+        "requested_by": item.requested_by,
+        "created_at": iso(item.created_at),
+        "context": [source.as_dict() for source in item.context],
+        "approvals": [approval.as_dict() for approval in item.approvals],
+        "context_bounces": item.context_bounces,
+        "build_rounds": item.build_rounds,
+        **item.extra,
+    }
+
+
+def render_work_item(item: WorkItem) -> str:
+    """The item's text: front matter in the envelope's order, then the four sections."""
+    return f"---\n{dump_yaml(envelope(item))}---\n\n{render_body(item)}"
+
+
+def render_body(item: WorkItem) -> str:
+    """The four sections of an item, in order."""
+    parts = [
+        f"## {ORDER}\n\n{item.order.strip()}\n",
+        f"## {SNAPSHOT}\n" + "".join(f"\n{block}\n" for block in item.snapshot),
+        f"## {WORK_LOG}\n" + _list_section(item.work_log),
+        f"## {ARTIFACTS}\n" + _list_section(item.artifacts),
+    ]
+    return "\n".join(parts)
+
+
+def document_of(item: WorkItem) -> WorkItemDocument:
+    """The document a stored item is, as the executor side receives it: what Gate A at pull
+    checks (the same fields and sections ``render_work_item`` writes)."""
+    sections = (
+        (ORDER, item.order.strip()),
+        (SNAPSHOT, "\n\n".join(item.snapshot)),
+        (WORK_LOG, "".join(f"- {line}\n" for line in item.work_log)),
+        (ARTIFACTS, "".join(f"- {ref}\n" for ref in item.artifacts)),
+    )
+    return WorkItemDocument(envelope(item), sections)
+
+
+_Dumper = getattr(yaml, "CSafeDumper", yaml.SafeDumper)
+
+
+def dump_yaml(data: dict[str, Any]) -> str:
+    """A mapping as block YAML in the order given (libyaml's writer when it is there)."""
+    return yaml.dump(data, Dumper=_Dumper, sort_keys=False, allow_unicode=True, width=100)
+
+
+def _list_section(lines: tuple[str, ...]) -> str:
+    return ("\n" + "".join(f"- {line}\n" for line in lines)) if lines else ""
+
+
+def log_line(moment: datetime, text: str) -> str:
+    """One work log entry: when, then what happened (kept on one line)."""
+    return f"{iso(moment)} {' '.join(text.split())}"

@@ -1,0 +1,382 @@
+"""The work queue in SQL: items, leases with fencing tokens, append-only entries, manifests and
+close-out signatures. The rules (Gate A, exits, budgets) live in ``studio.fabric.queue``.
+
+A pull leases in one statement: an UPDATE whose WHERE picks the oldest item in the puller's
+scope that is queued or whose lease has expired. SQLite runs it inside an immediate
+transaction, which writers take one at a time; PostgreSQL picks the row ``FOR UPDATE SKIP
+LOCKED``, so pullers never wait on each other's rows. Every change a lease holder makes names
+its token and touches nothing when the token is not the current one.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable, Iterable, Sequence
+from dataclasses import dataclass
+from datetime import datetime
+from typing import Any
+
+from sqlalchemy import Connection, Row, and_, case, exists, func, insert, or_, select, update
+from sqlalchemy.exc import IntegrityError
+
+from studio.model.errors import ConflictError, NotFoundError
+from studio.model.work_items import (
+    ARTIFACTS,
+    LEASED,
+    SNAPSHOT,
+    TERMINAL,
+    WORK_LOG,
+    Lease,
+    WorkItem,
+    approvals_of,
+    source_of,
+)
+from studio.store.database import Database
+from studio.store.knowledge import Landing, check_landing, write_landings
+from studio.store.work_queue_schema import (
+    capability_manifests,
+    closeout_signatures,
+    work_item_entries,
+    work_items,
+)
+
+Entry = tuple[str, str]
+"""A section name and the text added to it."""
+
+
+class DuplicateItemError(ConflictError):
+    """An item id that is on the queue already."""
+
+
+@dataclass(frozen=True)
+class StoredManifest:
+    """One published manifest row."""
+
+    capability: str
+    version: int
+    source_hash: str | None
+    published_at: datetime
+    text: str
+
+
+@dataclass(frozen=True)
+class Change:
+    """A status change, guarded: it happens only if the item is in one of ``from_statuses``
+    and, when ``token`` is given, the lease carries that token."""
+
+    to_status: str
+    from_statuses: frozenset[str]
+    token: int | None = None
+    entries: Sequence[Entry] = ()
+    context_bounces: int | None = None
+    build_rounds: int | None = None
+    landing: Landing | None = None
+
+
+class WorkQueueRepository:
+    """Items on the queue and what the queue records about them."""
+
+    def __init__(self, database: Database) -> None:
+        self.database = database
+
+    # --- items -------------------------------------------------------------------------
+
+    def exists(self, item_id: str) -> bool:
+        with self.database.read() as connection:
+            found = connection.execute(select(work_items.c.seq).where(work_items.c.id == item_id))
+            return found.first() is not None
+
+    def insert(self, item: WorkItem, entries: Iterable[Entry], now: datetime) -> None:
+        """Put a new item on the queue with its first entries; DuplicateItemError if its id
+        is taken."""
+        try:
+            with self.database.write() as connection:
+                connection.execute(insert(work_items).values(**_item_values(item, now)))
+                _insert_entries(connection, item.id, entries)
+        except IntegrityError as duplicate:
+            raise DuplicateItemError(f"an item with id '{item.id}' is on the queue") from duplicate
+
+    def lease_next(
+        self,
+        worker: str,
+        capability: str,
+        types: frozenset[str],
+        now: datetime,
+        expires_at: datetime,
+        log: Callable[[str | None, int], str],
+    ) -> tuple[WorkItem, str | None] | None:
+        """Lease the oldest item in scope that is queued or whose lease expired; the item and
+        the worker whose lease was reclaimed. ``log(reclaimed_from, token)`` is the work log
+        entry written with the lease."""
+        chosen = _next_in_scope(capability, types, now)
+        statement = (
+            update(work_items)
+            .where(work_items.c.seq == chosen.scalar_subquery())
+            .values(
+                reclaimed_from=case(
+                    (work_items.c.status == "queued", None), else_=work_items.c.lease_worker
+                ),
+                status="leased",
+                lease_worker=worker,
+                lease_token=work_items.c.lease_token + 1,
+                lease_expires_at=expires_at,
+                updated_at=now,
+            )
+            .returning(*work_items.c)
+        )
+        with self.database.write() as connection:
+            row = connection.execute(statement).first()
+            if row is None:
+                return None
+            text = log(row.reclaimed_from, row.lease_token)
+            _insert_entries(connection, row.id, [(WORK_LOG, text)])
+            return _item_of(row, _entries(connection, row.id)), row.reclaimed_from
+
+    def item(self, item_id: str) -> WorkItem:
+        """The item with every entry; NotFoundError if there is none."""
+        with self.database.read() as connection:
+            row = connection.execute(select(work_items).where(work_items.c.id == item_id)).first()
+            if row is None:
+                raise NotFoundError(f"no work item '{item_id}' on the queue")
+            return _item_of(row, _entries(connection, item_id))
+
+    def items(self, status: str | None = None, capability: str | None = None) -> list[WorkItem]:
+        """Items oldest first, without their entries (a board shows the envelope only)."""
+        query = select(work_items).order_by(work_items.c.seq)
+        if status is not None:
+            query = query.where(work_items.c.status == status)
+        if capability is not None:
+            query = query.where(work_items.c.capability == capability)
+        with self.database.read() as connection:
+            return [_item_of(row, []) for row in connection.execute(query)]
+
+    def counts(self) -> dict[str, int]:
+        """How many items are in each status."""
+        query = select(work_items.c.status, func.count()).group_by(work_items.c.status)
+        with self.database.read() as connection:
+            return {status: count for status, count in connection.execute(query)}
+
+    def leases(self) -> list[tuple[str, Lease]]:
+        """Every lease held now: item id and lease, soonest to expire first."""
+        query = (
+            select(work_items)
+            .where(work_items.c.status.in_(LEASED))
+            .order_by(work_items.c.lease_expires_at)
+        )
+        with self.database.read() as connection:
+            found = ((row.id, _lease_of(row)) for row in connection.execute(query))
+            return [(item_id, lease) for item_id, lease in found if lease is not None]
+
+    # --- guarded changes -----------------------------------------------------------------
+
+    def renew(self, item_id: str, token: int, expires_at: datetime, now: datetime) -> bool:
+        """Move a lease's expiry; False if ``token`` is not the item's current lease."""
+        statement = (
+            update(work_items)
+            .where(_holds(item_id, token))
+            .values(lease_expires_at=expires_at, updated_at=now)
+        )
+        with self.database.write() as connection:
+            return connection.execute(statement).rowcount == 1
+
+    def change(self, item_id: str, change: Change, now: datetime) -> bool:
+        """Apply a guarded change with its entries (and the filing of a closed item) in one
+        transaction; False, with nothing written, when the guard does not hold."""
+        if change.landing is not None:
+            check_landing(*change.landing)
+        guard = and_(work_items.c.id == item_id, work_items.c.status.in_(change.from_statuses))
+        if change.token is not None:
+            guard = and_(guard, work_items.c.lease_token == change.token)
+        values: dict[str, Any] = {"status": change.to_status, "updated_at": now}
+        if change.to_status not in LEASED:
+            values.update(lease_worker=None, lease_expires_at=None)
+        if change.token is None:
+            values["lease_token"] = work_items.c.lease_token + 1  # fence whoever held it
+        if change.context_bounces is not None:
+            values["context_bounces"] = change.context_bounces
+        if change.build_rounds is not None:
+            values["build_rounds"] = change.build_rounds
+        if change.landing is not None:
+            values["filed_ref"] = change.landing[0].ref
+        with self.database.write() as connection:
+            if connection.execute(update(work_items).where(guard).values(**values)).rowcount != 1:
+                return False
+            _insert_entries(connection, item_id, change.entries)
+            if change.landing is not None:
+                write_landings(connection, [change.landing])
+            return True
+
+    def append(self, item_id: str, entries: Sequence[Entry], token: int | None) -> bool:
+        """Add entries; with a token only while that lease is current, without one only while
+        nobody holds the item. False, with nothing written, otherwise."""
+        if token is not None:
+            guard = _holds(item_id, token)
+        else:
+            guard = and_(work_items.c.id == item_id, work_items.c.status.not_in(LEASED))
+        with self.database.write() as connection:
+            held = connection.execute(select(work_items.c.seq).where(guard).with_for_update())
+            if held.first() is None:
+                return False
+            _insert_entries(connection, item_id, entries)
+            return True
+
+    # --- manifests and signatures --------------------------------------------------------
+
+    def publish(self, capability: str, source_hash: str, text: str, now: datetime) -> int:
+        """Store the next version of a capability's manifest; returns its version."""
+        table = capability_manifests
+        with self.database.write() as connection:
+            latest = connection.execute(
+                select(func.max(table.c.version)).where(table.c.capability == capability)
+            ).scalar()
+            version = int(latest or 0) + 1
+            connection.execute(
+                insert(table).values(
+                    capability=capability,
+                    version=version,
+                    source_hash=source_hash,
+                    published_at=now,
+                    text=text,
+                )
+            )
+            return version
+
+    def manifests(self, capability: str | None = None) -> list[StoredManifest]:
+        """The latest published version of each capability's manifest (or of one)."""
+        table = capability_manifests
+        latest = (
+            select(table.c.capability, func.max(table.c.version).label("version"))
+            .group_by(table.c.capability)
+            .subquery()
+        )
+        query = select(table).join(
+            latest,
+            and_(table.c.capability == latest.c.capability, table.c.version == latest.c.version),
+        )
+        if capability is not None:
+            query = query.where(table.c.capability == capability)
+        with self.database.read() as connection:
+            rows = connection.execute(query.order_by(table.c.capability))
+            return [StoredManifest(*row) for row in rows]
+
+    def manifest_version(self, capability: str) -> int | None:
+        """The latest published version of a capability's manifest, or None."""
+        table = capability_manifests
+        query = select(func.max(table.c.version)).where(table.c.capability == capability)
+        with self.database.read() as connection:
+            return connection.execute(query).scalar()
+
+    def unsigned(self) -> list[WorkItem]:
+        """Filed terminal items without a close-out signature, oldest first, with entries."""
+        signed = exists().where(closeout_signatures.c.item_id == work_items.c.id)
+        query = (
+            select(work_items)
+            .where(work_items.c.status.in_(TERMINAL), work_items.c.filed_ref.is_not(None))
+            .where(~signed)
+            .order_by(work_items.c.seq)
+        )
+        with self.database.read() as connection:
+            rows = list(connection.execute(query))
+            return [_item_of(row, _entries(connection, row.id)) for row in rows]
+
+    def sign(self, item_id: str, channel: str, digest: str, now: datetime) -> bool:
+        """Record the close-out signature; False if the item was signed already."""
+        values = {"item_id": item_id, "signed_at": now, "channel": channel, "digest": digest}
+        try:
+            with self.database.write() as connection:
+                connection.execute(insert(closeout_signatures).values(**values))
+        except IntegrityError:
+            return False
+        return True
+
+    def signature(self, item_id: str) -> tuple[datetime, str, str] | None:
+        """When, where to and what digest an item was delivered with, if it was."""
+        table = closeout_signatures
+        query = select(table.c.signed_at, table.c.channel, table.c.digest)
+        with self.database.read() as connection:
+            row = connection.execute(query.where(table.c.item_id == item_id)).first()
+            return None if row is None else (row[0], row[1], row[2])
+
+
+def _next_in_scope(capability: str, types: frozenset[str], now: datetime) -> Any:
+    """The seq of the oldest leasable item in scope, as a subquery that skips locked rows."""
+    takeable = or_(
+        work_items.c.status == "queued",
+        and_(work_items.c.status.in_(LEASED), work_items.c.lease_expires_at <= now),
+    )
+    query = select(work_items.c.seq).where(work_items.c.capability == capability, takeable)
+    if types:
+        query = query.where(work_items.c.artifact.in_(sorted(types | {"menu"})))
+    return query.order_by(work_items.c.seq).limit(1).with_for_update(skip_locked=True)
+
+
+def _holds(item_id: str, token: int) -> Any:
+    return and_(
+        work_items.c.id == item_id,
+        work_items.c.lease_token == token,
+        work_items.c.status.in_(LEASED),
+    )
+
+
+def _item_values(item: WorkItem, now: datetime) -> dict[str, Any]:
+    return {
+        "id": item.id,
+        "artifact": item.artifact,
+        "capability": item.capability,
+        "subject": item.subject,
+        "status": item.status,
+        "requested_by": item.requested_by,
+        "created_at": item.created_at,
+        "updated_at": now,
+        "order_text": item.order,
+        "context": [source.as_dict() for source in item.context],
+        "approvals": [approval.as_dict() for approval in item.approvals],
+        "extra": item.extra,
+        "context_bounces": item.context_bounces,
+        "build_rounds": item.build_rounds,
+    }
+
+
+def _insert_entries(connection: Connection, item_id: str, entries: Iterable[Entry]) -> None:
+    rows = [{"item_id": item_id, "section": section, "text": text} for section, text in entries]
+    if rows:
+        connection.execute(insert(work_item_entries), rows)
+
+
+def _entries(connection: Connection, item_id: str) -> list[Entry]:
+    query = (
+        select(work_item_entries.c.section, work_item_entries.c.text)
+        .where(work_item_entries.c.item_id == item_id)
+        .order_by(work_item_entries.c.seq)
+    )
+    return [(section, text) for section, text in connection.execute(query)]
+
+
+def _lease_of(row: Row) -> Lease | None:
+    if row.status not in LEASED or row.lease_worker is None or row.lease_expires_at is None:
+        return None
+    return Lease(row.lease_worker, row.lease_token, row.lease_expires_at)
+
+
+def _item_of(row: Row, entries: list[Entry]) -> WorkItem:
+    def section(name: str) -> tuple[str, ...]:
+        return tuple(text for kind, text in entries if kind == name)
+
+    return WorkItem(
+        id=row.id,
+        artifact=row.artifact,
+        capability=row.capability,
+        subject=row.subject,
+        requested_by=row.requested_by,
+        created_at=row.created_at,
+        order=row.order_text,
+        status=row.status,
+        lease=_lease_of(row),
+        context=tuple(source_of(entry) for entry in row.context),
+        approvals=tuple(approvals_of(row.approvals)),
+        context_bounces=row.context_bounces,
+        build_rounds=row.build_rounds,
+        snapshot=section(SNAPSHOT),
+        work_log=section(WORK_LOG),
+        artifacts=section(ARTIFACTS),
+        extra=dict(row.extra or {}),
+    )
