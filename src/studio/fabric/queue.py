@@ -32,9 +32,11 @@ from studio.model.work_items import (
     STATION_EXITS,
     TERMINAL,
     WORK_LOG,
+    Approval,
     ContextSource,
     Lease,
     WorkItem,
+    approval_problem,
     document_of,
     log_line,
     read_document,
@@ -251,6 +253,19 @@ class WorkQueue(ManifestShelf):
         after an escalation, or a lease released by hand."""
         text = f"requeued by {by}: {reason}"
         return self._guarded(item_id, "queued", set(OPEN) - {"queued"}, None, text)
+
+    def approve(self, item_id: str, approver: str, on_behalf_of: str | None = None) -> WorkItem:
+        """Record a person's sign-off on an open item (before or during its build)."""
+        now = self.clock()
+        approval = Approval(approver.strip(), on_behalf_of or None, now)
+        problem = approval_problem(approval.as_dict())
+        if problem is not None:
+            raise StudioError(problem)
+        behalf = f" on behalf of {on_behalf_of}" if on_behalf_of else ""
+        entry = (WORK_LOG, log_line(now, f"approved by {approval.approver}{behalf}"))
+        if not self.repository.add_approval(item_id, approval.as_dict(), entry):
+            raise StudioError(f"{item_id} is closed: approvals are recorded on open items")
+        return self.repository.item(item_id)
 
     # --- close-out -----------------------------------------------------------------------
 

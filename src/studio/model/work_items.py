@@ -100,6 +100,9 @@ class ContextSource:
     type: str
     ref: str
     when: str
+    carried: tuple[tuple[str, Any], ...] = ()
+    """Keys beyond the four a source may have, kept so Gate A rule 8 sees them (a source
+    that carries content is refused, on either side of the queue)."""
 
     @property
     def eager(self) -> bool:
@@ -110,8 +113,9 @@ class ContextSource:
     def live(self) -> bool:
         return self.type in LIVE_SOURCE_TYPES
 
-    def as_dict(self) -> dict[str, str]:
-        return {"id": self.id, "type": self.type, "ref": self.ref, "when": self.when}
+    def as_dict(self) -> dict[str, Any]:
+        pointer = {"id": self.id, "type": self.type, "ref": self.ref, "when": self.when}
+        return {**pointer, **dict(self.carried)}
 
 
 @dataclass(frozen=True)
@@ -163,6 +167,8 @@ class WorkItem:
     artifacts: tuple[str, ...] = ()
     extra: dict[str, Any] = field(default_factory=dict)
     """Front matter fields beyond the envelope's, kept as written."""
+    updated_at: datetime | None = None
+    """When the queue last changed the item (not part of the document)."""
 
     @property
     def terminal(self) -> bool:
@@ -291,7 +297,9 @@ def work_item_of(document: WorkItemDocument, now: datetime | None = None) -> Wor
 
 
 def source_of(entry: dict[str, Any]) -> ContextSource:
-    return ContextSource(*(str(entry[key]) for key in SOURCE_KEYS))
+    carried = tuple((key, value) for key, value in entry.items() if key not in SOURCE_KEYS)
+    id_, type_, ref, when = (str(entry.get(key) or "") for key in SOURCE_KEYS)
+    return ContextSource(id_, type_, ref, when, carried)
 
 
 def lease_of(value: object) -> Lease | None:
@@ -371,14 +379,9 @@ def render_body(item: WorkItem) -> str:
 
 def document_of(item: WorkItem) -> WorkItemDocument:
     """The document a stored item is, as the executor side receives it: what Gate A at pull
-    checks (the same fields and sections ``render_work_item`` writes)."""
-    sections = (
-        (ORDER, item.order.strip()),
-        (SNAPSHOT, "\n\n".join(item.snapshot)),
-        (WORK_LOG, "".join(f"- {line}\n" for line in item.work_log)),
-        (ARTIFACTS, "".join(f"- {ref}\n" for ref in item.artifacts)),
-    )
-    return WorkItemDocument(envelope(item), sections)
+    checks. The same as reading ``render_work_item(item)`` back, without writing and reading
+    the front matter as YAML."""
+    return _with_sections(envelope(item), render_body(item))
 
 
 _Dumper = getattr(yaml, "CSafeDumper", yaml.SafeDumper)

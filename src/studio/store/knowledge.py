@@ -13,7 +13,7 @@ landing rules and inserts in ``knowledge_writes``, the rows of versions and thei
 from collections.abc import Iterable, Mapping
 from datetime import datetime
 
-from sqlalchemy import Connection, Row, Select, delete, func, select
+from sqlalchemy import Connection, Row, Select, bindparam, delete, func, select
 
 from studio.model.errors import NotFoundError
 from studio.model.knowledge import ArtifactVersion, Derivation, GraphEdge, GraphNode
@@ -79,6 +79,15 @@ __all__ = [
 
 Landing = tuple[ArtifactVersion, str, Derivation | EncodedDerivation]
 """A version to store, the text it was landed with and the graph rows derived from it."""
+
+
+_LATEST_REF = (
+    select(artifact_versions.c.ref)
+    .where(artifact_versions.c.subject == bindparam("subject"))
+    .where(artifact_versions.c.artifact_id == bindparam("artifact_id"))
+    .order_by(artifact_versions.c.seq.desc())
+    .limit(1)
+)
 
 
 def write_landings(connection: Connection, landings: list[Landing]) -> None:
@@ -193,15 +202,9 @@ class KnowledgeRepository:
     def latest_ref(self, subject: str, artifact_id: str) -> str | None:
         """The ref of the newest version of one artifact, or None (no integrity check: for
         a writer deciding what a new version supersedes)."""
-        query = (
-            select(artifact_versions.c.ref)
-            .where(artifact_versions.c.subject == subject)
-            .where(artifact_versions.c.artifact_id == artifact_id)
-            .order_by(artifact_versions.c.seq.desc())
-            .limit(1)
-        )
+        values = {"subject": subject, "artifact_id": artifact_id}
         with self.database.read() as connection:
-            return connection.execute(query).scalar()
+            return connection.execute(_LATEST_REF, values).scalar()
 
     def versions(
         self, subject: str | None = None, artifact_id: str | None = None, damaged: Damaged = None

@@ -15,7 +15,19 @@ from dataclasses import dataclass
 from datetime import datetime
 from typing import Any
 
-from sqlalchemy import Connection, Row, and_, case, exists, func, insert, or_, select, update
+from sqlalchemy import (
+    Connection,
+    Row,
+    and_,
+    bindparam,
+    case,
+    exists,
+    func,
+    insert,
+    or_,
+    select,
+    update,
+)
 from sqlalchemy.exc import IntegrityError
 
 from studio.model.errors import ConflictError, NotFoundError
@@ -32,6 +44,7 @@ from studio.model.work_items import (
 )
 from studio.store.database import Database
 from studio.store.knowledge import Landing, check_landing, write_landings
+from studio.store.schema import UtcTimestamp
 from studio.store.work_queue_schema import (
     capability_manifests,
     closeout_signatures,
@@ -41,6 +54,21 @@ from studio.store.work_queue_schema import (
 
 Entry = tuple[str, str]
 """A section name and the text added to it."""
+
+
+_ITEM_BY_ID = select(work_items).where(work_items.c.id == bindparam("item_id"))
+_SEQ_BY_ID = select(work_items.c.seq).where(work_items.c.id == bindparam("item_id"))
+_ENTRIES_OF = (
+    select(work_item_entries.c.section, work_item_entries.c.text)
+    .where(work_item_entries.c.item_id == bindparam("item_id"))
+    .order_by(work_item_entries.c.seq)
+)
+_ADD_ENTRIES = insert(work_item_entries)
+_ADD_ITEM = insert(work_items)
+_LATEST_MANIFEST = select(func.max(capability_manifests.c.version)).where(
+    capability_manifests.c.capability == bindparam("capability")
+)
+# Statements are built once: building one costs several times what SQLite takes to run it.
 
 
 class DuplicateItemError(ConflictError):
@@ -82,15 +110,14 @@ class WorkQueueRepository:
 
     def exists(self, item_id: str) -> bool:
         with self.database.read() as connection:
-            found = connection.execute(select(work_items.c.seq).where(work_items.c.id == item_id))
-            return found.first() is not None
+            return connection.execute(_SEQ_BY_ID, {"item_id": item_id}).first() is not None
 
     def insert(self, item: WorkItem, entries: Iterable[Entry], now: datetime) -> None:
         """Put a new item on the queue with its first entries; DuplicateItemError if its id
         is taken."""
         try:
             with self.database.write() as connection:
-                connection.execute(insert(work_items).values(**_item_values(item, now)))
+                connection.execute(_ADD_ITEM, [_item_values(item, now)])
                 _insert_entries(connection, item.id, entries)
         except IntegrityError as duplicate:
             raise DuplicateItemError(f"an item with id '{item.id}' is on the queue") from duplicate
@@ -107,24 +134,16 @@ class WorkQueueRepository:
         """Lease the oldest item in scope that is queued or whose lease expired; the item and
         the worker whose lease was reclaimed. ``log(reclaimed_from, token)`` is the work log
         entry written with the lease."""
-        chosen = _next_in_scope(capability, types, now)
-        statement = (
-            update(work_items)
-            .where(work_items.c.seq == chosen.scalar_subquery())
-            .values(
-                reclaimed_from=case(
-                    (work_items.c.status == "queued", None), else_=work_items.c.lease_worker
-                ),
-                status="leased",
-                lease_worker=worker,
-                lease_token=work_items.c.lease_token + 1,
-                lease_expires_at=expires_at,
-                updated_at=now,
-            )
-            .returning(*work_items.c)
-        )
+        statement = _LEASE_TYPED if types else _LEASE_ANY
+        values = {
+            "in_capability": capability,
+            "in_types": sorted(types | {"menu"}),
+            "at_now": now,
+            "to_worker": worker,
+            "until": expires_at,
+        }
         with self.database.write() as connection:
-            row = connection.execute(statement).first()
+            row = connection.execute(statement, values).first()
             if row is None:
                 return None
             text = log(row.reclaimed_from, row.lease_token)
@@ -134,7 +153,7 @@ class WorkQueueRepository:
     def item(self, item_id: str) -> WorkItem:
         """The item with every entry; NotFoundError if there is none."""
         with self.database.read() as connection:
-            row = connection.execute(select(work_items).where(work_items.c.id == item_id)).first()
+            row = connection.execute(_ITEM_BY_ID, {"item_id": item_id}).first()
             if row is None:
                 raise NotFoundError(f"no work item '{item_id}' on the queue")
             return _item_of(row, _entries(connection, item_id))
@@ -219,6 +238,24 @@ class WorkQueueRepository:
             _insert_entries(connection, item_id, entries)
             return True
 
+    def add_approval(self, item_id: str, approval: dict[str, Any], entry: Entry) -> bool:
+        """Add a recorded approval to an open item (approvals only grow); False if the item
+        is closed or not there."""
+        with self.database.write() as connection:
+            row = connection.execute(
+                select(work_items.c.approvals)
+                .where(work_items.c.id == item_id, work_items.c.status.not_in(TERMINAL))
+                .with_for_update()
+            ).first()
+            if row is None:
+                return False
+            approvals = [*row.approvals, approval]
+            connection.execute(
+                update(work_items).where(work_items.c.id == item_id).values(approvals=approvals)
+            )
+            _insert_entries(connection, item_id, [entry])
+            return True
+
     # --- manifests and signatures --------------------------------------------------------
 
     def publish(self, capability: str, source_hash: str, text: str, now: datetime) -> int:
@@ -260,10 +297,8 @@ class WorkQueueRepository:
 
     def manifest_version(self, capability: str) -> int | None:
         """The latest published version of a capability's manifest, or None."""
-        table = capability_manifests
-        query = select(func.max(table.c.version)).where(table.c.capability == capability)
         with self.database.read() as connection:
-            return connection.execute(query).scalar()
+            return connection.execute(_LATEST_MANIFEST, {"capability": capability}).scalar()
 
     def unsigned(self) -> list[WorkItem]:
         """Filed terminal items without a close-out signature, oldest first, with entries."""
@@ -297,16 +332,40 @@ class WorkQueueRepository:
             return None if row is None else (row[0], row[1], row[2])
 
 
-def _next_in_scope(capability: str, types: frozenset[str], now: datetime) -> Any:
-    """The seq of the oldest leasable item in scope, as a subquery that skips locked rows."""
+def _lease_statement(typed: bool) -> Any:
+    """The one statement a pull is: lease the oldest item in scope that is queued or whose
+    lease expired, picked in a subquery that skips rows other pullers hold locked."""
     takeable = or_(
         work_items.c.status == "queued",
-        and_(work_items.c.status.in_(LEASED), work_items.c.lease_expires_at <= now),
+        and_(
+            work_items.c.status.in_(LEASED),
+            work_items.c.lease_expires_at <= bindparam("at_now", type_=UtcTimestamp),
+        ),
     )
-    query = select(work_items.c.seq).where(work_items.c.capability == capability, takeable)
-    if types:
-        query = query.where(work_items.c.artifact.in_(sorted(types | {"menu"})))
-    return query.order_by(work_items.c.seq).limit(1).with_for_update(skip_locked=True)
+    chosen = select(work_items.c.seq).where(
+        work_items.c.capability == bindparam("in_capability"), takeable
+    )
+    if typed:
+        chosen = chosen.where(work_items.c.artifact.in_(bindparam("in_types", expanding=True)))
+    chosen = chosen.order_by(work_items.c.seq).limit(1).with_for_update(skip_locked=True)
+    return (
+        update(work_items)
+        .where(work_items.c.seq == chosen.scalar_subquery())
+        .values(
+            reclaimed_from=case(
+                (work_items.c.status == "queued", None), else_=work_items.c.lease_worker
+            ),
+            status="leased",
+            lease_worker=bindparam("to_worker"),
+            lease_token=work_items.c.lease_token + 1,
+            lease_expires_at=bindparam("until", type_=UtcTimestamp),
+            updated_at=bindparam("at_now", type_=UtcTimestamp),
+        )
+        .returning(*work_items.c)
+    )
+
+
+_LEASE_ANY, _LEASE_TYPED = _lease_statement(False), _lease_statement(True)
 
 
 def _holds(item_id: str, token: int) -> Any:
@@ -339,16 +398,12 @@ def _item_values(item: WorkItem, now: datetime) -> dict[str, Any]:
 def _insert_entries(connection: Connection, item_id: str, entries: Iterable[Entry]) -> None:
     rows = [{"item_id": item_id, "section": section, "text": text} for section, text in entries]
     if rows:
-        connection.execute(insert(work_item_entries), rows)
+        connection.execute(_ADD_ENTRIES, rows)
 
 
 def _entries(connection: Connection, item_id: str) -> list[Entry]:
-    query = (
-        select(work_item_entries.c.section, work_item_entries.c.text)
-        .where(work_item_entries.c.item_id == item_id)
-        .order_by(work_item_entries.c.seq)
-    )
-    return [(section, text) for section, text in connection.execute(query)]
+    rows = connection.execute(_ENTRIES_OF, {"item_id": item_id})
+    return [(section, text) for section, text in rows]
 
 
 def _lease_of(row: Row) -> Lease | None:
@@ -379,4 +434,5 @@ def _item_of(row: Row, entries: list[Entry]) -> WorkItem:
         work_log=section(WORK_LOG),
         artifacts=section(ARTIFACTS),
         extra=dict(row.extra or {}),
+        updated_at=row.updated_at,
     )
