@@ -35,8 +35,9 @@ def add_commands(commands: argparse._SubParsersAction) -> None:
     shot.add_argument(
         "--view",
         default="main",
-        choices=["main", "canvas", "knowledge", "catalog"],
-        help="what to render: the window, the workflow canvas, the Knowledge mode or the catalog",
+        choices=["main", "canvas", "knowledge", "work", "catalog"],
+        help="what to render: the window, the workflow canvas, the Knowledge mode, the Work "
+        "mode or the catalog",
     )
     shot.add_argument("--size", default="1280x800", help="window size as WIDTHxHEIGHT")
     add_mode_option(shot)

@@ -90,6 +90,12 @@ ACTION_ICONS = {
     "kg_now": "clock-end",
     "kg_refresh": "refresh",
     "kg_relayout": "shuffle-variant",
+    # Work
+    "work_enqueue": "tray-plus",
+    "work_release": "tray-arrow-up",
+    "work_kill": "close-octagon-outline",
+    "work_return": "keyboard-return",
+    "work_refresh": "refresh",
     # Help
     "shortcuts": "keyboard-outline",
     "about": "information-outline",

@@ -14,7 +14,7 @@ from typing import TypeVar
 from studio.workspace import Workspace
 
 T = TypeVar("T")
-VIEWS = ("main", "canvas", "knowledge", "catalog")
+VIEWS = ("main", "canvas", "knowledge", "work", "catalog")
 PICTURE_FORMATS = {".png": "PNG", ".jpg": "JPEG", ".jpeg": "JPEG"}
 """The picture a file name asks for, by its extension."""
 HARMLESS_QT_MESSAGES = frozenset(
@@ -80,8 +80,8 @@ def render_screenshot(
     workflows to the user's own. ``run`` draws that execution on its canvas; ``replay_at``
     replays it, stopped after that many events. ``mode`` shows that mode of the window
     (Workflows, Knowledge or Work) instead of the one it was last in. ``view`` "knowledge"
-    pictures the Knowledge mode drawing what ``knowledge`` asks for; "catalog" the blueprint
-    catalog browser.
+    pictures the Knowledge mode drawing what ``knowledge`` asks for; "work" the Work mode's
+    board once it has read the queue; "catalog" the blueprint catalog browser.
 
     Nothing waits for a click: a dialog the window opens is closed at once and what it said
     is the error (exit 2). Qt's harmless platform messages are not printed."""
@@ -95,7 +95,7 @@ def render_screenshot(
     picture = picture_format(out)
     app = create_application()
     dialogs = DialogRefuser()
-    shot = _Shot(file, view, "knowledge" if view == "knowledge" else mode, run, replay_at)
+    shot = _Shot(file, view, view if view in ("knowledge", "work") else mode, run, replay_at)
     with tempfile.TemporaryDirectory() as scratch:
         if not workspace.database_chosen and run is None:
             workspace = Workspace(
@@ -142,6 +142,9 @@ def _compose(app, window, shot: _Shot, knowledge: KnowledgeShot):
     if shot.mode is not None:
         window.show_mode(shot.mode)  # opening a file brings the Workflows mode forward
     if shot.view == "knowledge" and not _show_knowledge(app, window, knowledge):
+        return None
+    if shot.view == "work" and not _until(app, lambda: window.work.read is not None):
+        print("studio: cannot read the work queue", file=sys.stderr)
         return None
     if shot.run is not None and not _show_run(app, window, shot.run, shot.replay_at):
         return None

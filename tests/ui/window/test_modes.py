@@ -56,8 +56,8 @@ def test_the_mode_bar_switches_between_modes_with_their_own_docks_and_menus(qtbo
     assert not window.actions_by_name["undo"].isEnabled()  # Ctrl+Z cannot touch a hidden canvas
     assert mode_button(window, "Knowledge").isChecked()
     qtbot.mouseClick(mode_button(window, "Work"), Qt.MouseButton.LeftButton)
-    assert "work board" in window.centralWidget().currentWidget().text()  # not built yet
-    assert visible_docks(window) == set()
+    assert window.centralWidget().currentWidget() is window.work.page
+    assert visible_docks(window) == {"Work Item", "Workers"}
     qtbot.mouseClick(mode_button(window, "Workflows"), Qt.MouseButton.LeftButton)
     assert "Workflows" in visible_docks(window)
     assert "Run" in menu_titles(window) and window.actions_by_name["undo"].isEnabled()
@@ -71,7 +71,7 @@ def test_modes_answer_to_their_shortcuts_and_the_view_menu(qtbot) -> None:
     focus.setFocus()
     qtbot.keyClick(focus, Qt.Key.Key_3, Qt.KeyboardModifier.ControlModifier)
     assert window.current_mode().name == "work"
-    assert "work board" in window.centralWidget().currentWidget().text()
+    assert window.centralWidget().currentWidget() is window.work.page
     view_menu = window.menus["View"]
     knowledge = next(a for a in view_menu.actions() if a.text() == "Knowledge")
     knowledge.trigger()

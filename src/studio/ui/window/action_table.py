@@ -48,6 +48,8 @@ MENUS: list[tuple[str, list[str | None]]] = [
          "kg_depth_2", "kg_depth_3", None, "kg_upstream", "kg_downstream", "kg_clear_lineage",
          None, "kg_compare", "kg_now", None, "kg_refresh", "kg_relayout"],
     ),
+    ("&Work", ["work_enqueue", None, "work_release", "work_kill", "work_return", None,
+               "work_refresh"]),
     ("&Help", ["shortcuts", None, "about"]),
 ]  # fmt: skip
 """Each menu's actions by name; None is a separator. A name no controller supplies (yet) is

@@ -10,12 +10,13 @@ from studio.ui.icons import give_action_icons
 from studio.ui.knowledge.knowledge_mode import KnowledgeMode
 from studio.ui.theme import THEMES, apply_theme
 from studio.ui.window.action_table import ActionSpec, Key, build_actions, build_menus
-from studio.ui.window.mode import WORK_PROMISE, Mode, PlaceholderMode
+from studio.ui.window.mode import Mode
 from studio.ui.window.mode_host import ModeHost
 from studio.ui.window.shortcuts_dialog import ShortcutsDialog
 from studio.ui.window.status_sink import StatusSink
 from studio.ui.window.window_settings import window_settings
 from studio.ui.window.workflows_mode import WorkflowsMode
+from studio.ui.work.work_mode import WorkMode
 from studio.workspace import Workspace
 
 MODE_NAMES = ("workflows", "knowledge", "work")
@@ -35,7 +36,7 @@ class MainWindow(QMainWindow):
         self.setCentralWidget(self.host.stack)
         self.workflows = WorkflowsMode(workspace, self.status, self.settings, self)
         self.knowledge = KnowledgeMode(workspace, self.status, self)
-        self.work = PlaceholderMode("work", "Work", "Ctrl+3", WORK_PROMISE, self)
+        self.work = WorkMode(workspace, self.status, self)
         self._build_modes_and_menus()
         self._first_show_pending = not self._restore(mode)
         self.workflows.start()

@@ -92,8 +92,3 @@ class PlaceholderMode(Mode):
     def central(self) -> QWidget:
         return self.page
 
-
-WORK_PROMISE = (
-    "The work board will live here: work items ordered from capabilities, the workers that "
-    "lease them, their gates and verdicts, and what each one filed to the knowledge graph."
-)
