@@ -10,7 +10,9 @@ import pytest
 from studio.model.gate_a import PULL, GateFacts, Offering, gate_a
 from studio.model.work_items import (
     SECTIONS,
+    ContextSource,
     Lease,
+    WorkItem,
     WorkItemFormatError,
     approval_problem,
     document_of,
@@ -18,6 +20,7 @@ from studio.model.work_items import (
     log_line,
     read_document,
     render_work_item,
+    snapshot_blocks,
     work_item_of,
 )
 from tests.fabric.items import ORDER_TEXT, item_text, sections
@@ -139,3 +142,26 @@ def test_an_approval_names_its_approver_and_when(entry: object, problem: str | N
 def test_a_work_log_line_is_one_line_stamped_in_utc() -> None:
     moment = datetime(2026, 9, 12, 14, 0, tzinfo=UTC).astimezone()
     assert log_line(moment, "ack advance\n  by w1") == "2026-09-12T14:00:00Z ack advance by w1"
+
+
+def test_headings_inside_resolved_content_are_not_sections_of_the_item() -> None:
+    """A snapshot records sources as they resolved, fenced: their headings stay theirs."""
+    content = "## Requirements\n\n### R-1\n\n```yaml\nid: R-1\n```\n"
+    snapshot = f"### reqs: artifact acme/requirements/r.md\n\n````\n{content}````"
+    item = WorkItem(
+        "order-one",
+        "design",
+        "design-studio",
+        "acme",
+        "intake",
+        datetime(2026, 9, 12, tzinfo=UTC),
+        "Design it.",
+        context=(ContextSource("reqs", "artifact", "acme/requirements/r.md", "always"),),
+        snapshot=(snapshot, "### notes: file notes.md\n\n```\nplain\n```"),
+    )
+    facts = GateFacts(lambda _id: False, lambda _c: Offering({"design": "live"}), lambda _s: True)
+    for document in (document_of(item), read_document(render_work_item(item))):
+        assert [name for name, _ in document.sections] == list(SECTIONS)
+        assert gate_a(document, facts, PULL) == []
+    written = read_document(render_work_item(item)).section("Resolved-context snapshot")
+    assert snapshot_blocks(written) == item.snapshot

@@ -18,7 +18,7 @@ from datetime import datetime, timedelta
 from typing import Protocol
 
 from studio.fabric.manifests import ManifestShelf
-from studio.model.errors import StudioError
+from studio.model.errors import NotAllowedError, StudioError
 from studio.model.gate_a import ENQUEUE, PULL, GateFacts, GateFailure, gate_a
 from studio.model.work_items import (
     ARTIFACTS,
@@ -273,6 +273,10 @@ class WorkQueue(ManifestShelf):
         """Filed terminal items whose result has not been delivered and signed."""
         return self.repository.unsigned()
 
+    def signature(self, item_id: str) -> tuple[datetime, str, str] | None:
+        """When, on which channel and with what SHA-256 an item's result was delivered."""
+        return self.repository.signature(item_id)
+
     def sign(self, item_id: str, channel: str, digest: str) -> bool:
         """Record the delivery; False when it was signed before (signed items never
         re-deliver)."""
@@ -344,7 +348,7 @@ class WorkQueue(ManifestShelf):
         if token is not None:
             return self._stale(item_id, token)
         current = self.repository.item(item_id).status
-        return StudioError(f"{item_id} is {current}: it cannot become {status}")
+        return NotAllowedError(f"{item_id} is {current}: it cannot become {status}")
 
     def _stale(self, item_id: str, token: int | None) -> StaleLeaseError:
         item = self.repository.item(item_id)

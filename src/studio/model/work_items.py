@@ -11,6 +11,7 @@ breaks. ``work_item_of`` turns a document that passed Gate A into a ``WorkItem``
 
 from __future__ import annotations
 
+import itertools
 import re
 from dataclasses import dataclass, field, replace
 from datetime import UTC, datetime
@@ -64,7 +65,9 @@ DEFAULT_CONTEXT_BUDGET = 3
 DEFAULT_BUILD_BUDGET = 3
 """Build rounds an item may take before it escalates to a human."""
 
-_HEADING = re.compile(r"^## +(.+?) *$", re.MULTILINE)
+_HEADING = re.compile(r"## +(.+?) *")
+_SUB_HEADING = re.compile(r"### ")
+_FENCE = re.compile(r" {0,3}(`{3,}|~{3,})")
 _ENTRY = re.compile(r"^- (.*)$", re.MULTILINE)
 
 
@@ -228,13 +231,35 @@ def read_document(text: str) -> WorkItemDocument:
 
 
 def _with_sections(front: dict[str, Any], body: str) -> WorkItemDocument:
-    headings = list(_HEADING.finditer(body))
-    preamble = body[: headings[0].start()] if headings else body
+    lines = body.split("\n")
+    headings = [
+        (n, found.group(1))
+        for n in _outside_fences(lines)
+        if (found := _HEADING.fullmatch(lines[n]))
+    ]
+    preamble = "\n".join(lines[: headings[0][0]] if headings else lines)
     sections = []
-    for index, heading in enumerate(headings):
-        end = headings[index + 1].start() if index + 1 < len(headings) else len(body)
-        sections.append((heading.group(1), body[heading.end() : end].strip("\n")))
+    for index, (start, title) in enumerate(headings):
+        end = headings[index + 1][0] if index + 1 < len(headings) else len(lines)
+        sections.append((title, "\n".join(lines[start + 1 : end]).strip("\n")))
     return WorkItemDocument(front, tuple(sections), preamble.strip())
+
+
+def _outside_fences(lines: list[str]) -> list[int]:
+    """The numbers of the lines that are not inside a fenced code block (resolved content in
+    the snapshot is fenced, and its own headings are not the item's)."""
+    outside, fence = [], ""
+    for number, line in enumerate(lines):
+        marker = _FENCE.match(line)
+        if fence:
+            if marker and marker.group(1).startswith(fence) and not line[marker.end() :].strip():
+                fence = ""
+            continue
+        if marker:
+            fence = marker.group(1)
+            continue
+        outside.append(number)
+    return outside
 
 
 def entries(text: str | None) -> tuple[str, ...]:
@@ -246,8 +271,11 @@ def snapshot_blocks(text: str | None) -> tuple[str, ...]:
     """The snapshot's entries: blocks that each open with a level-3 heading."""
     if not text or not text.strip():
         return ()
-    blocks = re.split(r"\n(?=### )", text.strip())
-    return tuple(block.strip() for block in blocks if block.strip())
+    lines = text.strip().split("\n")
+    starts = [n for n in _outside_fences(lines) if _SUB_HEADING.match(lines[n])]
+    bounds = [0, *[n for n in starts if n > 0], len(lines)]
+    blocks = ("\n".join(lines[a:b]).strip() for a, b in itertools.pairwise(bounds))
+    return tuple(block for block in blocks if block)
 
 
 _ENVELOPE_KEYS = frozenset(

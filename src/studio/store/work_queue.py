@@ -16,15 +16,17 @@ from datetime import datetime
 from typing import Any
 
 from sqlalchemy import (
+    Boolean,
     Connection,
+    Integer,
     Row,
+    String,
     and_,
     bindparam,
     case,
     exists,
     func,
     insert,
-    or_,
     select,
     update,
 )
@@ -202,22 +204,21 @@ class WorkQueueRepository:
         transaction; False, with nothing written, when the guard does not hold."""
         if change.landing is not None:
             check_landing(*change.landing)
-        guard = and_(work_items.c.id == item_id, work_items.c.status.in_(change.from_statuses))
-        if change.token is not None:
-            guard = and_(guard, work_items.c.lease_token == change.token)
-        values: dict[str, Any] = {"status": change.to_status, "updated_at": now}
-        if change.to_status not in LEASED:
-            values.update(lease_worker=None, lease_expires_at=None)
-        if change.token is None:
-            values["lease_token"] = work_items.c.lease_token + 1  # fence whoever held it
-        if change.context_bounces is not None:
-            values["context_bounces"] = change.context_bounces
-        if change.build_rounds is not None:
-            values["build_rounds"] = change.build_rounds
-        if change.landing is not None:
-            values["filed_ref"] = change.landing[0].ref
+        values = {
+            "the_id": item_id,
+            "from_statuses": sorted(change.from_statuses),
+            "the_token": change.token,
+            "to_status": change.to_status,
+            "at_now": now,
+            "keep_lease": change.to_status in LEASED,
+            "bump": 1 if change.token is None else 0,  # a person's change fences the holder
+            "bounces": change.context_bounces,
+            "rounds": change.build_rounds,
+            "filed": None if change.landing is None else change.landing[0].ref,
+        }
+        statement = _CHANGE_ANY if change.token is None else _CHANGE_HELD
         with self.database.write() as connection:
-            if connection.execute(update(work_items).where(guard).values(**values)).rowcount != 1:
+            if connection.execute(statement, values).rowcount != 1:
                 return False
             _insert_entries(connection, item_id, change.entries)
             if change.landing is not None:
@@ -333,24 +334,28 @@ class WorkQueueRepository:
 
 
 def _lease_statement(typed: bool) -> Any:
-    """The one statement a pull is: lease the oldest item in scope that is queued or whose
-    lease expired, picked in a subquery that skips rows other pullers hold locked."""
-    takeable = or_(
-        work_items.c.status == "queued",
-        and_(
-            work_items.c.status.in_(LEASED),
-            work_items.c.lease_expires_at <= bindparam("at_now", type_=UtcTimestamp),
-        ),
-    )
-    chosen = select(work_items.c.seq).where(
-        work_items.c.capability == bindparam("in_capability"), takeable
-    )
+    """The one statement a pull is: lease the oldest item in scope whose lease expired, else
+    the oldest queued one. Each is found by its own probe of the (capability, status, seq)
+    index, so a pull costs the same however many items the queue has closed; each probe
+    skips rows other pullers hold locked (PostgreSQL), and the second runs only when the
+    first finds nothing."""
+    in_scope = work_items.c.capability == bindparam("in_capability")
     if typed:
-        chosen = chosen.where(work_items.c.artifact.in_(bindparam("in_types", expanding=True)))
-    chosen = chosen.order_by(work_items.c.seq).limit(1).with_for_update(skip_locked=True)
+        in_scope = and_(in_scope, work_items.c.artifact.in_(bindparam("in_types", expanding=True)))
+    expired = select(work_items.c.seq).where(
+        in_scope,
+        work_items.c.status.in_(sorted(LEASED)),
+        work_items.c.lease_expires_at <= bindparam("at_now", type_=UtcTimestamp),
+    )
+    queued = select(work_items.c.seq).where(in_scope, work_items.c.status == "queued")
+    first = [
+        query.order_by(work_items.c.seq).limit(1).with_for_update(skip_locked=True)
+        for query in (expired, queued)
+    ]
+    chosen = func.coalesce(*(query.scalar_subquery() for query in first))
     return (
         update(work_items)
-        .where(work_items.c.seq == chosen.scalar_subquery())
+        .where(work_items.c.seq == chosen)
         .values(
             reclaimed_from=case(
                 (work_items.c.status == "queued", None), else_=work_items.c.lease_worker
@@ -366,6 +371,39 @@ def _lease_statement(typed: bool) -> Any:
 
 
 _LEASE_ANY, _LEASE_TYPED = _lease_statement(False), _lease_statement(True)
+
+
+def _change_statement(held: bool) -> Any:
+    """A guarded status change: only from the statuses named, and (``held``) only under the
+    lease with the token named. Unset counters and ref keep what is stored."""
+    guard = and_(
+        work_items.c.id == bindparam("the_id"),
+        work_items.c.status.in_(bindparam("from_statuses", expanding=True)),
+    )
+    if held:
+        guard = and_(guard, work_items.c.lease_token == bindparam("the_token", type_=Integer))
+    keep = bindparam("keep_lease", type_=Boolean)
+    return (
+        update(work_items)
+        .where(guard)
+        .values(
+            status=bindparam("to_status"),
+            updated_at=bindparam("at_now", type_=UtcTimestamp),
+            lease_worker=case((keep, work_items.c.lease_worker), else_=None),
+            lease_expires_at=case((keep, work_items.c.lease_expires_at), else_=None),
+            lease_token=work_items.c.lease_token + bindparam("bump", type_=Integer),
+            context_bounces=func.coalesce(
+                bindparam("bounces", type_=Integer), work_items.c.context_bounces
+            ),
+            build_rounds=func.coalesce(
+                bindparam("rounds", type_=Integer), work_items.c.build_rounds
+            ),
+            filed_ref=func.coalesce(bindparam("filed", type_=String), work_items.c.filed_ref),
+        )
+    )
+
+
+_CHANGE_ANY, _CHANGE_HELD = _change_statement(False), _change_statement(True)
 
 
 def _holds(item_id: str, token: int) -> Any:
