@@ -18,7 +18,7 @@ from studio.engine.events import EventBus
 from studio.engine.runner import RunnerSettings, StepRunner
 from studio.fabric.queue import WorkQueue
 from studio.fabric.sources import SourceResolver
-from studio.knowledge.filing import filed_text, filing_landing
+from studio.knowledge.filing import filing_landing
 from studio.knowledge.knowledge_base import KnowledgeBase
 from studio.model import (
     AgentRegistry,
@@ -110,7 +110,7 @@ class WorkspaceWorld:
             execution = None if version is None else version.front.produced_by.get("execution")
             if execution is not None and str(execution) not in runs:
                 runs.append(str(execution))
-        return filing_landing(self.knowledge, filed_text(item, runs))
+        return filing_landing(self.knowledge, item, runs)
 
     def _artifact_text(self, ref: str) -> str | None:
         try:

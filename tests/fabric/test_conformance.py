@@ -263,7 +263,7 @@ def test_c4_a_pull_leases_only_in_scope_and_never_touches_the_rest(
     queue.enqueue(item_text("order-design"))
     queue.enqueue(item_text("order-wireframe", artifact="wireframe"))
     queue.enqueue(item_text("order-copy", capability="copy-desk"))
-    menu = {"artifact": "menu", "subject": f"capabilities/{CAPABILITY}"}
+    menu = {"artifact": "menu", "subject": CAPABILITY}  # its own key
     queue.enqueue(item_text("discover-designers", **menu))
     untouched = {name: item_state(database, name) for name in ("order-design", "order-copy")}
     wireframers = Scope(CAPABILITY, frozenset({"wireframe"}))

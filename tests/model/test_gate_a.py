@@ -93,7 +93,7 @@ def test_rule_2_wants_a_live_offered_type_and_a_canonical_subject(
 
 
 def test_rule_2_takes_discovery_items_from_any_capability() -> None:
-    assert rules(artifact="menu", capability="copy-desk", subject="capabilities/copy-desk") == []
+    assert rules(artifact="menu", capability="copy-desk", subject="copy-desk") == []
 
 
 def test_rule_2_refuses_a_manifest_the_offering_refuses() -> None:

@@ -318,6 +318,10 @@ def _add_citations(builder: _Builder, kinds: tuple[str, ...]) -> None:
             builder.edge(builder.artifact, CITES, f"kind:{kind}")
 
 
+RECORD_REGISTRY = ItemTypeRegistry(())
+"""No item types: what a filed work item is derived with."""
+
+
 def derive(
     version: ArtifactVersion, body: str, body_line: int, registry: ItemTypeRegistry = DEFAULT
 ) -> Derivation:
@@ -329,6 +333,8 @@ def derive(
         body_line: The 1-based file line the body starts on, so line numbers are file lines.
         registry: The item types to extract.
     """
+    if version.front.kind == WORK_ITEM_KIND:
+        registry = RECORD_REGISTRY  # an order may quote item blocks; they are not its items
     scan = scan_body(body, body_line)
     builder = _Builder(version)
     _add_artifact(builder)

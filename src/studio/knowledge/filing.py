@@ -3,33 +3,36 @@ same transaction as the ack that closed it.
 
 The filed artifact keeps the envelope's fields and its four sections, and says which run it
 ordered (the run that landed its artifacts), so the graph reads order → run → artifacts.
+
+The queue writes this artifact itself, from an item Gate A passed, so only its front matter is
+linted (what the queue wrote); the body is the item's own record and is derived as stored,
+without item types (see ``derive``): an Order that quotes an item block, even a malformed one,
+never keeps an item from closing, and never adds items to the subject.
 """
 
 from __future__ import annotations
 
-from dataclasses import replace
 from datetime import UTC, datetime
 from typing import Any
 
 from studio.knowledge.derivation import derive
-from studio.knowledge.front_matter import artifact_ref, split_artifact
-from studio.knowledge.item_types import DEFAULT_REGISTRY, ItemTypeRegistry
-from studio.knowledge.landing import ArtifactRejectedError, with_supersedes
-from studio.knowledge.preparation import prepare
+from studio.knowledge.front_matter import artifact_ref, read_front_matter
+from studio.knowledge.landing import ArtifactRejectedError
+from studio.knowledge.lint import lint_front_matter
 from studio.model.knowledge import WORK_ITEM_KIND, ArtifactVersion
 from studio.model.work_items import WorkItem, dump_yaml, envelope, render_body
 from studio.store.knowledge import KnowledgeRepository, Landing, body_digest
 
 
-def filed_text(item: WorkItem, runs: list[str]) -> str:
-    """A closed work item as a knowledge artifact: its envelope with kind, title and
-    provenance added (the last run it ordered, when there is one), then its four sections."""
+def filed_front(item: WorkItem, runs: list[str]) -> dict[str, Any]:
+    """A closed item's envelope as knowledge front matter: kind, title and provenance added
+    (the last run it ordered, when there is one), the lease left out."""
     produced_by: dict[str, Any] = {"capability": item.capability, "work_item": item.id}
     if runs:
         produced_by["execution"] = runs[-1]
     fields = envelope(item)
     fields.pop("lease", None)
-    front = {
+    return {
         "id": fields.pop("id"),
         "kind": WORK_ITEM_KIND,
         "subject": fields.pop("subject"),
@@ -38,25 +41,25 @@ def filed_text(item: WorkItem, runs: list[str]) -> str:
         "produced_by": produced_by,
         **fields,
     }
-    return f"---\n{dump_yaml(front)}---\n\n{render_body(item)}"
 
 
-def filing_landing(
-    repository: KnowledgeRepository, text: str, registry: ItemTypeRegistry = DEFAULT_REGISTRY
-) -> Landing:
-    """The checked, derived landing of a filed work item, not stored yet; it supersedes an
+def filing_landing(repository: KnowledgeRepository, item: WorkItem, runs: list[str]) -> Landing:
+    """The checked, derived landing of a closed item, not stored yet; it supersedes an
     artifact of the same subject and id if one is there. Raises ArtifactRejectedError."""
-    prepared = prepare("the work item", text, registry)
-    if prepared.problems or prepared.front is None:
-        raise ArtifactRejectedError(list(prepared.problems), prepared.source)
-    front, derivation = prepared.front, prepared.derivation
-    assert derivation is not None
-    head = repository.latest_ref(front.subject, front.id)
+    front_fields = filed_front(item, runs)
+    problems = lint_front_matter(front_fields, lambda _ref: True)
+    if problems:
+        raise ArtifactRejectedError(problems, f"work item {item.id}")
+    head = repository.latest_ref(item.subject, item.id)
     if head is not None:
-        text = with_supersedes(text, head)
-        front = replace(front, supersedes=head)
+        front_fields["supersedes"] = head
+    body = render_body(item)
+    text = _text(front_fields, body)
+    front = read_front_matter(front_fields)
     version = ArtifactVersion(artifact_ref(front), front, body_digest(text), datetime.now(UTC))
-    if head is None:
-        return version, text, derivation
-    _data, body, body_line = split_artifact(text)
-    return version, text, derive(version, body, body_line, registry)
+    body_line = text.count("\n", 0, len(text) - len(body)) + 1
+    return version, text, derive(version, body, body_line)
+
+
+def _text(front: dict[str, Any], body: str) -> str:
+    return f"---\n{dump_yaml(front)}---\n\n{body}"

@@ -13,9 +13,12 @@ A definition is a folder holding ``capability.yaml``::
     budgets:
       build_rounds: 3          # rounds inside one lease before the item escalates
 
-Paths are relative to the folder. ``approvals`` and ``budgets`` may be left out (no sign-off
-required; three build rounds). Reading judges the mapping only; whether the files exist is the
-reader's business (``studio.fabric.worker_definition``).
+Paths are relative to the folder; an ``agents/`` folder beside ``capability.yaml`` holds the
+agents the workflow uses. ``approvals`` and ``budgets`` may be left out (no sign-off required;
+three build rounds). The workflow's input is ``{order, item, snapshot, round}`` (``item``: the
+envelope fields and the lease's worker and token); its result names the exit in an ``exit``
+field (``advance`` without one) with an optional ``reason``. Reading judges the mapping only;
+whether the files exist is the reader's business (``studio.fabric.worker_definition``).
 """
 
 from __future__ import annotations

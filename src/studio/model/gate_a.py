@@ -40,7 +40,9 @@ from studio.model.work_items import (
 )
 
 KEBAB = re.compile(r"[a-z0-9]+(?:-[a-z0-9]+)*")
-SUBJECT = re.compile(r"[a-z0-9]+(?:[-_.][a-z0-9]+)*(?:/[a-z0-9]+(?:[-_.][a-z0-9]+)*)*")
+"""Ids and subjects are canonical keys: lower-case words joined by single hyphens (the
+knowledge store files a closed item under both)."""
+LONGEST_KEY = 128
 LONGEST_REF = 2000
 """A longer ref is content pasted where a pointer belongs (rule 8)."""
 
@@ -92,8 +94,8 @@ def _rule_1_id(document: WorkItemDocument, facts: GateFacts, side: str) -> list[
     value = document.front.get("id")
     if not isinstance(value, str) or not value:
         return ["the work item has no id"]
-    if not KEBAB.fullmatch(value):
-        return [f"id '{value}' is not kebab-case (lower-case words joined by '-')"]
+    if not KEBAB.fullmatch(value) or len(value) > LONGEST_KEY:
+        return [f"id '{value}' is not kebab-case (lower-case words joined by '-', ≤ 128)"]
     if side == ENQUEUE and facts.id_taken(value):
         return [f"an item with id '{value}' is already on the queue"]
     return []
@@ -103,7 +105,7 @@ def _rule_2_offered(document: WorkItemDocument, facts: GateFacts, side: str) -> 
     front = document.front
     problems = []
     subject = front.get("subject")
-    if not isinstance(subject, str) or not SUBJECT.fullmatch(subject):
+    if not isinstance(subject, str) or not KEBAB.fullmatch(subject) or len(subject) > LONGEST_KEY:
         problems.append(f"subject {subject!r} is not a canonical key (e.g. 'acme-corp')")
     artifact, capability = front.get("artifact"), front.get("capability")
     if not isinstance(capability, str) or not capability:

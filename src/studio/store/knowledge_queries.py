@@ -17,6 +17,7 @@ from sqlalchemy import (
     Row,
     Select,
     and_,
+    bindparam,
     column,
     exists,
     func,
@@ -99,7 +100,18 @@ def search_query(
 
 def present(connection: Connection, key: Column, values: list[str]) -> set[str]:
     """Which of the values are stored in the key column."""
-    return {row[0] for row in rows_in(connection, select(key), key, values)}
+    name = f"{key.table.name}.{key.name}"
+    statement = _PRESENT.get(name)
+    if statement is None:  # built once per column: a landing asks this for every version
+        statement = _PRESENT[name] = select(key).where(key.in_(bindparam("keys", expanding=True)))
+    found: set[str] = set()
+    for start in range(0, len(values), _BATCH):
+        batch = values[start : start + _BATCH]
+        found.update(row[0] for row in connection.execute(statement, {"keys": batch}))
+    return found
+
+
+_PRESENT: dict[str, Select] = {}
 
 
 def rows_in(connection: Connection, query: Select, key: Column, values: list[str]) -> list[Row]:
