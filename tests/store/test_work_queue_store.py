@@ -47,7 +47,7 @@ def take(
     )
     if leased is None:
         return None
-    item, previous = leased
+    item, previous, _manifest_version = leased
     assert item.lease is not None
     return item.id, item.lease.token, previous
 

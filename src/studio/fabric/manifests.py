@@ -32,9 +32,11 @@ class ManifestShelf:
         assert published is not None
         return published
 
-    def manifest(self, capability: str) -> PublishedManifest | None:
-        """The latest published manifest of a capability, or None."""
-        version = self.repository.manifest_version(capability)
+    def manifest(self, capability: str, version: int | None = -1) -> PublishedManifest | None:
+        """The latest published manifest of a capability, or None; ``version``, when the
+        caller has just read which version is the latest (None: none is published)."""
+        if version == -1:
+            version = self.repository.manifest_version(capability)
         if version is None:
             return None
         known = self._read.get((capability, version))
@@ -47,9 +49,10 @@ class ManifestShelf:
         """The latest published manifest of every capability, by name."""
         return [self._published(stored) for stored in self.repository.manifests()]
 
-    def offering(self, capability: str) -> Offering:
-        """What Gate A rule 2 reads: the live and planned types, or why there are none."""
-        published = self.manifest(capability)
+    def offering(self, capability: str, version: int | None = -1) -> Offering:
+        """What Gate A rule 2 reads: the live and planned types, or why there are none
+        (``version`` as ``manifest`` takes it)."""
+        published = self.manifest(capability, version)
         if published is None:
             return Offering({}, f"capability '{capability}' has published no manifest")
         if not published.stamped:

@@ -19,7 +19,7 @@ from typing import Protocol
 
 from studio.fabric.manifests import ManifestShelf
 from studio.model.errors import NotAllowedError, StudioError
-from studio.model.gate_a import ENQUEUE, PULL, GateFacts, GateFailure, gate_a
+from studio.model.gate_a import ENQUEUE, PULL, GateFacts, GateFailure, Offering, gate_a
 from studio.model.work_items import (
     ARTIFACTS,
     DEFAULT_CONTEXT_BUDGET,
@@ -36,6 +36,7 @@ from studio.model.work_items import (
     ContextSource,
     Lease,
     WorkItem,
+    WorkItemDocument,
     approval_problem,
     document_of,
     log_line,
@@ -122,13 +123,14 @@ class WorkQueue(ManifestShelf):
     def lint(self, text: str) -> list[GateFailure]:
         """Gate A as enqueue runs it; nothing is stored. Raises WorkItemFormatError for a
         text that is not a work item at all."""
-        return gate_a(read_document(text), self._facts(), ENQUEUE)
+        document = read_document(text)
+        return gate_a(document, self._enqueue_facts(document), ENQUEUE)
 
     def enqueue(self, text: str, by: str | None = None) -> WorkItem:
         """Put an item on the queue after Gate A; GateARefusedError (nothing stored) if not."""
         document = read_document(text)
         name = str(document.front.get("id") or "the item")
-        failures = gate_a(document, self._facts(), ENQUEUE)
+        failures = gate_a(document, self._enqueue_facts(document), ENQUEUE)
         if failures:
             raise GateARefusedError(name, failures)
         now = self.clock()
@@ -156,14 +158,14 @@ class WorkQueue(ManifestShelf):
             leased = self._lease(worker, scope)
             if leased is None:
                 return None
-            item, previous = leased
+            item, previous, manifest_version = leased
             assert item.lease is not None
-            failures = gate_a(document_of(item), self._facts(), PULL)
+            failures = gate_a(document_of(item), self._facts(item, manifest_version), PULL)
             if not failures:
                 return Pulled(item, item.lease.token, previous)
             self._park_defect(item, item.lease.token, failures)
 
-    def _lease(self, worker: str, scope: Scope) -> tuple[WorkItem, str | None] | None:
+    def _lease(self, worker: str, scope: Scope) -> tuple[WorkItem, str | None, int | None] | None:
         now = self.clock()
 
         def entry(previous: str | None, token: int) -> str:
@@ -284,8 +286,31 @@ class WorkQueue(ManifestShelf):
 
     # --- inside --------------------------------------------------------------------------
 
-    def _facts(self) -> GateFacts:
-        return GateFacts(self.repository.exists, self.offering, self.world.resolves)
+    def _facts(self, item: WorkItem | None = None, manifest_version: int | None = -1) -> GateFacts:
+        """Gate A's facts; with an item and its capability's manifest version just read, that
+        manifest is not asked for again."""
+
+        def offering(capability: str) -> Offering:
+            known = item is not None and capability == item.capability
+            return self.offering(capability, manifest_version if known else -1)
+
+        return GateFacts(self.repository.exists, offering, self.world.resolves)
+
+    def _enqueue_facts(self, document: WorkItemDocument) -> GateFacts:
+        """Gate A's facts at enqueue: whether the id is taken and the capability's manifest
+        version read together, in one read."""
+        item_id, capability = document.front.get("id"), document.front.get("capability")
+        if not isinstance(item_id, str) or not isinstance(capability, str):
+            return self._facts()
+        taken, version = self.repository.enqueue_facts(item_id, capability)
+
+        def id_taken(other: str) -> bool:
+            return taken if other == item_id else self.repository.exists(other)
+
+        def offering(other: str) -> Offering:
+            return self.offering(other, version if other == capability else -1)
+
+        return GateFacts(id_taken, offering, self.world.resolves)
 
     def _after(self, item: WorkItem, exit: str) -> tuple[str, int | None]:
         if exit == "advance":

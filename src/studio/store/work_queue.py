@@ -132,10 +132,11 @@ class WorkQueueRepository:
         now: datetime,
         expires_at: datetime,
         log: Callable[[str | None, int], str],
-    ) -> tuple[WorkItem, str | None] | None:
-        """Lease the oldest item in scope that is queued or whose lease expired; the item and
-        the worker whose lease was reclaimed. ``log(reclaimed_from, token)`` is the work log
-        entry written with the lease."""
+    ) -> tuple[WorkItem, str | None, int | None] | None:
+        """Lease the oldest item in scope that is queued or whose lease expired: the item,
+        the worker whose lease was reclaimed, and the latest version of its capability's
+        manifest (read in the same transaction, for Gate A at pull).
+        ``log(reclaimed_from, token)`` is the work log entry written with the lease."""
         statement = _LEASE_TYPED if types else _LEASE_ANY
         values = {
             "in_capability": capability,
@@ -150,7 +151,16 @@ class WorkQueueRepository:
                 return None
             text = log(row.reclaimed_from, row.lease_token)
             _insert_entries(connection, row.id, [(WORK_LOG, text)])
-            return _item_of(row, _entries(connection, row.id)), row.reclaimed_from
+            manifest = connection.execute(_LATEST_MANIFEST, {"capability": row.capability})
+            item = _item_of(row, _entries(connection, row.id))
+            return item, row.reclaimed_from, manifest.scalar()
+
+    def enqueue_facts(self, item_id: str, capability: str) -> tuple[bool, int | None]:
+        """In one read: whether the id is taken, and the capability's latest manifest version."""
+        with self.database.read() as connection:
+            taken = connection.execute(_SEQ_BY_ID, {"item_id": item_id}).first() is not None
+            version = connection.execute(_LATEST_MANIFEST, {"capability": capability}).scalar()
+            return taken, version
 
     def item(self, item_id: str) -> WorkItem:
         """The item with every entry; NotFoundError if there is none."""
