@@ -11,6 +11,7 @@ corpus with ``studio screenshot --view knowledge``:
 - notes-and-group.png: a workflow with notes and a named group;
 - blueprint-catalog.png, use-in-app.png: the catalog browser and its Use in app dialog;
 - blueprint-update.png: reviewing a blueprint's next version beside the local edits;
+- work-board.png: the Work mode with an item in every status, one being built;
 - knowledge-default.png, knowledge-items.png, knowledge-around.png, knowledge-compared.png.
 
     .venv/bin/python docs/make_pictures.py [OUT_DIR]   (default docs/images)
@@ -39,6 +40,7 @@ from picture_scenes import (
     upstream_failure,
     write_agents,
 )
+from work_scenes import work_board
 
 from studio.ui.app import create_application
 from studio.ui.window.main_window import MainWindow
@@ -81,6 +83,7 @@ def window_pictures(out: Path) -> None:
             lambda: catalog(stage),
             lambda: use_in_app(stage),
             lambda: blueprint_update(stage),
+            lambda: work_board(stage),
         ):
             scene()
         window.workflows.runs.shutdown()

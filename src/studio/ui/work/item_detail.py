@@ -22,7 +22,7 @@ from PySide6.QtWidgets import (
 
 from studio.model.work_items import ORDER, SNAPSHOT, WORK_LOG, WorkItem, render_work_item
 from studio.ui.icon_label import IconLabel
-from studio.ui.work.work_look import dark_window, lease_text, work_look
+from studio.ui.work.work_look import counted, dark_window, lease_text, work_look
 
 FRONT_MATTER = "Front matter"
 NOTHING_YET = {SNAPSHOT: "Nothing resolved yet: the snapshot is written at build time."}
@@ -121,7 +121,8 @@ class ItemDetail(QStackedWidget):
         self.fields["Ordered"].setText(f"{item.artifact} from {item.capability}")
         self.fields["Requested by"].setText(f"{item.requested_by} · {_when(item.created_at)}")
         self.fields["Loops"].setText(
-            f"{item.context_bounces} context bounce(s) · {item.build_rounds} build round(s)"
+            f"{counted(item.context_bounces, 'context bounce')} · "
+            f"{counted(item.build_rounds, 'build round')}"
         )
         _set_markdown(self.order, item.order)
         _set_markdown(self.snapshot, "\n\n".join(item.snapshot) or NOTHING_YET[SNAPSHOT])

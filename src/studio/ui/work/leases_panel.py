@@ -14,7 +14,7 @@ from PySide6.QtWidgets import (
 )
 
 from studio.model.work_items import Lease
-from studio.ui.work.work_look import time_left
+from studio.ui.work.work_look import counted, time_left
 
 ITEM_ROLE = Qt.ItemDataRole.UserRole
 
@@ -86,7 +86,8 @@ class LeasesPanel(QWidget):
                     self.tree.setCurrentItem(row)
             top.setExpanded(True)
         held = len(self.leases)
-        words = f"{len(by_worker)} worker(s) hold {held} lease(s)"
+        holders = counted(len(by_worker), "worker")
+        words = f"{holders} {'holds' if len(by_worker) == 1 else 'hold'} {counted(held, 'lease')}"
         self.summary.setText(words if held else "No worker holds a lease")
 
     def _chosen(self, row: QTreeWidgetItem, _column: int = 0) -> None:

@@ -105,3 +105,8 @@ def board_order(column: str, items: list[WorkItem]) -> list[WorkItem]:
     if column == CLOSED:
         return sorted(items, key=last_moment, reverse=True)
     return sorted(items, key=lambda item: (item.created_at, item.id))
+
+
+def counted(count: int, noun: str) -> str:
+    """``count`` and the noun, plural unless one: "1 lease", "2 leases"."""
+    return f"{count} {noun}" if count == 1 else f"{count} {noun}s"

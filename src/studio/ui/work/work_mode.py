@@ -35,7 +35,7 @@ SHORT_TEXTS = {
 }
 TICK_MS = 500
 """How often the leases' time left is counted down."""
-FIRST_DETAIL_HEIGHT, FIRST_WORKERS_WIDTH = 330, 340
+FIRST_DETAIL_HEIGHT, FIRST_WORKERS_WIDTH = 400, 380
 
 
 class WorkMode(Mode):
