@@ -24,6 +24,7 @@ from studio.store import Database, KnowledgeRepository, open_database
 from studio.store.work_queue import WorkQueueRepository
 from studio.workspace import WorkspaceWorld
 from tests.fabric.items import BRIEF, MANIFEST
+from tests.fabric.webhook import hook  # noqa: F401  (a local webhook receiver)
 from tests.postgres.conftest import postgres_url  # noqa: F401  (the session's server)
 
 BACKENDS = ("sqlite", "postgres")

@@ -9,11 +9,14 @@ from studio.cli import (
     agents,
     apps,
     blueprints,
+    capabilities,
     desktop,
     doctor,
     knowledge,
     runs,
     validation,
+    work,
+    worker,
     workflows,
 )
 from studio.cli.shared import EXIT_UNREADABLE, ArgumentProblem
@@ -55,6 +58,9 @@ def build_parser() -> argparse.ArgumentParser:
     agents.add_commands(commands)
     blueprints.add_commands(commands)
     knowledge.add_commands(commands)
+    work.add_commands(commands)
+    capabilities.add_commands(commands)
     doctor.add_commands(commands)
+    worker.add_commands(commands)
     parser.set_defaults(file=None, agents=[], db=None, mode=None)
     return parser

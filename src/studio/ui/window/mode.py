@@ -91,4 +91,3 @@ class PlaceholderMode(Mode):
 
     def central(self) -> QWidget:
         return self.page
-
