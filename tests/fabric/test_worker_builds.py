@@ -9,6 +9,7 @@ from pathlib import Path
 import pytest
 
 from studio.cli.main import main
+from studio.fabric.queue import Scope
 from studio.model.work_items import WorkItem
 from studio.workspace import Workspace
 from tests.fabric.workers.capabilities import (
@@ -134,6 +135,8 @@ def test_a_missing_approval_hard_stops_and_a_delegated_one_lets_the_build_go(
     queue.enqueue(order("signed", front=delegated))
     future = "approvals:\n  - {approver: design-lead, on_behalf_of: null, at: 2999-01-01T00:00:00Z}"
     queue.enqueue(order("postdated", front=future))
+    undated = "approvals:\n  - {approver: design-lead, on_behalf_of: null, at: soon}"
+    queue.enqueue(order("undated", front=undated))
 
     folder = design_capability(tmp_path / "design", approvals=["design-lead"])
     work(folder, capsys)
@@ -144,6 +147,9 @@ def test_a_missing_approval_hard_stops_and_a_delegated_one_lets_the_build_go(
     assert signed.status == "done" and len(signed.artifacts) == 1
     assert postdated.status == "escalated"
     assert log_with(postdated, "hard stop: malformed approval: design-lead's is dated 2999")
+    undated_item = item("undated")
+    assert undated_item.status == "escalated"
+    assert log_with(undated_item, "hard stop: malformed approval: approval by design-lead: 'at'")
 
 
 def test_the_exit_the_result_names_is_the_ack(
@@ -186,6 +192,27 @@ def test_station_exits_loop_inside_the_lease_until_the_round_budget_escalates(
     assert len(log_with(escalated, "ended refire-to-author: C-2")) == 2
     assert log_with(escalated, "the build-round budget (2) is spent")
     assert len(log_with(escalated, "leased to")) == 1  # one lease for both rounds
+    assert escalated.build_rounds == 2  # the envelope counts them
+
+
+def test_a_reclaimed_item_does_not_get_its_build_rounds_back(
+    workspace: Workspace, tmp_path: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    folder = design_capability(tmp_path / "design", budgets={"build_rounds": 2})
+    queue = workspace.work_queue
+    queue.enqueue(FIXTURE_ORDER)
+    lost = queue.pull("w-lost", Scope("design-studio"))
+    assert lost is not None
+    queue.count_round(lost.item.id, lost.token)
+    queue.count_round(lost.item.id, lost.token)  # both rounds spent, then the worker died
+    queue.requeue(lost.item.id, "its worker is gone", by="dana")
+
+    summary = work(folder, capsys)
+
+    escalated = item("order-checkout-design")
+    assert escalated.status == "escalated" and escalated.build_rounds == 2
+    assert summary["items"][0]["executions"] == []
+    assert log_with(escalated, "the build-round budget (2) is spent")
 
 
 def test_a_failed_run_escalates_with_its_failure(

@@ -34,8 +34,6 @@ def test_eight_workers_do_every_item_exactly_once_on_postgres(
     url = fresh_database(postgres_url, f"workers_{os.getpid()}")
     timings = Timings()
     workspace = Workspace(database=url)
-    # The built-in agents are recorded once here, not by eight workers starting at once.
-    assert workspace.agents.get("demo-echo-agent") is not None
     started = time.monotonic()
     folder = enqueue_ledger_items(workspace, tmp_path / "ledger", ITEMS)
     timed(timings, "enqueue", started)

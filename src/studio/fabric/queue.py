@@ -198,6 +198,14 @@ class WorkQueue(ManifestShelf):
         if not self.repository.append(item_id, [(section, entry)], token):
             raise self._stale(item_id, token)
 
+    def count_round(self, item_id: str, token: int) -> int:
+        """Count a build round starting under this lease; the rounds spent so far, which the
+        item keeps across leases (a reclaimed item does not get its budget back)."""
+        rounds = self.repository.count_round(item_id, token, self.clock())
+        if rounds is None:
+            raise self._stale(item_id, token)
+        return rounds
+
     def ack(self, item_id: str, exit: str, token: int, reason: str = "") -> WorkItem:
         """End a lease with an exit: advance → done, kill → killed, reroute-to-steward →
         needs-context (returned once over the context budget), escalate → escalated."""

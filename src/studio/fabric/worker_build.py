@@ -113,7 +113,7 @@ class ItemBuild:
             self._log(item, token, verdict.log_text(f"rule {self.capability.definition.gate.rule}"))
             if not verdict.clear:
                 return self._ack(item, token, STEWARD, verdict.reason())
-        recorded: list[object] = [approval.as_dict() for approval in item.approvals]
+        recorded: list[object] = item.recorded_approvals()
         refusal = approval_refusal(self.capability.definition.approvals, recorded, self.clock())
         if refusal is not None:
             self._log(item, token, f"hard stop: {refusal}")
@@ -141,8 +141,10 @@ class ItemBuild:
         budget = self.capability.definition.build_rounds
         executions: list[str] = []
         landed = list(item.artifacts)
-        exit = ""
-        for round_number in range(1, budget + 1):
+        exit = "before this lease"
+        round_number = item.build_rounds
+        while round_number < budget:
+            round_number = self.queue.count_round(item.id, token)
             outcome = await self.build(run_input(item, token, round_number))
             executions.append(outcome.execution_id)
             for ref in outcome.landed:
@@ -214,7 +216,7 @@ def run_input(item: WorkItem, token: int, round_number: int) -> dict[str, Any]:
         "requested_by": item.requested_by,
         "created_at": iso(item.created_at),
         "context": [source.as_dict() for source in item.context],
-        "approvals": [approval.as_dict() for approval in item.approvals],
+        "approvals": item.recorded_approvals(),
         "lease": {"worker": lease.worker if lease else None, "token": token},
     }
     return {

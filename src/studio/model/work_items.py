@@ -163,6 +163,7 @@ class WorkItem:
     lease: Lease | None = None
     context: tuple[ContextSource, ...] = ()
     approvals: tuple[Approval, ...] = ()
+    """The well-formed approvals recorded (``approval_entries`` holds every one as written)."""
     context_bounces: int = 0
     build_rounds: int = 0
     snapshot: tuple[str, ...] = ()
@@ -172,6 +173,15 @@ class WorkItem:
     """Front matter fields beyond the envelope's, kept as written."""
     updated_at: datetime | None = None
     """When the queue last changed the item (not part of the document)."""
+    approval_entries: tuple[Any, ...] | None = None
+    """Every approval as recorded, malformed ones too (the build checks them; None: the
+    well-formed ``approvals`` are all there is)."""
+
+    def recorded_approvals(self) -> list[Any]:
+        """Every approval as recorded, as plain data: what the approvals policy checks."""
+        if self.approval_entries is not None:
+            return list(self.approval_entries)
+        return [approval.as_dict() for approval in self.approvals]
 
     @property
     def terminal(self) -> bool:
@@ -315,6 +325,7 @@ def work_item_of(document: WorkItemDocument, now: datetime | None = None) -> Wor
         lease=lease_of(front.get("lease")),
         context=tuple(source_of(entry) for entry in front.get("context") or ()),
         approvals=tuple(approvals_of(front.get("approvals"))),
+        approval_entries=recorded_entries(front.get("approvals")),
         context_bounces=int(front.get("context_bounces") or 0),
         build_rounds=int(front.get("build_rounds") or 0),
         snapshot=snapshot_blocks(document.section(SNAPSHOT)),
@@ -341,6 +352,25 @@ def lease_of(value: object) -> Lease | None:
     if isinstance(token, bool) or not isinstance(token, int):
         return None
     return Lease(worker, token, expires)
+
+
+def recorded_entries(value: object) -> tuple[Any, ...]:
+    """Approvals as written, as JSON-plain data (a date-time as ISO text); something that is
+    not a list is one (malformed) entry."""
+    if value is None:
+        return ()
+    entries = value if isinstance(value, list) else [value]
+    return tuple(_plain(entry) for entry in entries)
+
+
+def _plain(value: Any) -> Any:
+    if isinstance(value, datetime):
+        return iso(value if value.tzinfo else value.replace(tzinfo=UTC))
+    if isinstance(value, dict):
+        return {str(key): _plain(item) for key, item in value.items()}
+    if isinstance(value, list):
+        return [_plain(item) for item in value]
+    return value if isinstance(value, str | int | float | bool) or value is None else str(value)
 
 
 def approvals_of(value: object) -> list[Approval]:
@@ -382,7 +412,7 @@ def envelope(item: WorkItem) -> dict[str, Any]:
         "requested_by": item.requested_by,
         "created_at": iso(item.created_at),
         "context": [source.as_dict() for source in item.context],
-        "approvals": [approval.as_dict() for approval in item.approvals],
+        "approvals": item.recorded_approvals(),
         "context_bounces": item.context_bounces,
         "build_rounds": item.build_rounds,
         **item.extra,

@@ -27,6 +27,7 @@ from studio.store.agent_library_schema import agent_bodies, agent_versions
 from studio.store.database import Database
 from studio.store.errors import DatabaseError
 from studio.store.schema import utc_now
+from studio.store.turns import AGENT_LIBRARY, take_turn
 
 AgentChoice = tuple[AgentDefinition, AgentPin | None]
 """A definition a run is about to use, with the library version it is (None: from a folder)."""
@@ -172,6 +173,7 @@ def save_version(
 ) -> AgentVersion:
     """Store ``definition`` as the next version in ``namespace`` unless it equals the latest,
     which is then returned; its bodies are stored once."""
+    take_turn(connection, AGENT_LIBRARY)  # PostgreSQL: one numbering at a time
     latest = _latest(connection, namespace, definition.id)
     if _same(latest, definition):
         assert latest is not None

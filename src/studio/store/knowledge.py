@@ -60,6 +60,7 @@ from studio.store.knowledge_writes import (
     refuse_conflicts,
     store_bodies,
 )
+from studio.store.turns import KNOWLEDGE_LANDINGS, take_turn
 
 __all__ = [
     "ArtifactIntegrityError",
@@ -81,8 +82,6 @@ Landing = tuple[ArtifactVersion, str, Derivation | EncodedDerivation]
 """A version to store, the text it was landed with and the graph rows derived from it."""
 
 
-LANDING_LOCK = 0x5354554449  # "STUDI": the advisory lock PostgreSQL landings take in turn
-
 _LATEST_REF = (
     select(artifact_versions.c.ref)
     .where(artifact_versions.c.subject == bindparam("subject"))
@@ -98,8 +97,7 @@ def write_landings(connection: Connection, landings: list[Landing]) -> None:
     Versions are numbered in landing order. SQLite's writers take turns already; on
     PostgreSQL concurrent landings take a transaction lock first, so two of them never pick
     the same number or race past each other's conflict checks."""
-    if connection.dialect.name == "postgresql":
-        connection.exec_driver_sql(f"SELECT pg_advisory_xact_lock({LANDING_LOCK})")
+    take_turn(connection, KNOWLEDGE_LANDINGS)
     refuse_conflicts(connection, [version for version, _, _ in landings])
     last = connection.execute(select(func.max(artifact_versions.c.seq))).scalar() or 0
     rows = [version_values(v, seq) for seq, (v, _, _) in enumerate(landings, last + 1)]

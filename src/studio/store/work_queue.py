@@ -209,6 +209,18 @@ class WorkQueueRepository:
         with self.database.write() as connection:
             return connection.execute(statement).rowcount == 1
 
+    def count_round(self, item_id: str, token: int, now: datetime) -> int | None:
+        """Count one more build round on a held item; its rounds so far, or None when the
+        token is not the current lease's."""
+        statement = (
+            update(work_items)
+            .where(_holds(item_id, token))
+            .values(build_rounds=work_items.c.build_rounds + 1, updated_at=now)
+            .returning(work_items.c.build_rounds)
+        )
+        with self.database.write() as connection:
+            return connection.execute(statement).scalar()
+
     def change(self, item_id: str, change: Change, now: datetime) -> bool:
         """Apply a guarded change with its entries (and the filing of a closed item) in one
         transaction; False, with nothing written, when the guard does not hold."""
@@ -436,7 +448,7 @@ def _item_values(item: WorkItem, now: datetime) -> dict[str, Any]:
         "updated_at": now,
         "order_text": item.order,
         "context": [source.as_dict() for source in item.context],
-        "approvals": [approval.as_dict() for approval in item.approvals],
+        "approvals": item.recorded_approvals(),
         "extra": item.extra,
         "context_bounces": item.context_bounces,
         "build_rounds": item.build_rounds,
@@ -476,6 +488,7 @@ def _item_of(row: Row, entries: list[Entry]) -> WorkItem:
         lease=_lease_of(row),
         context=tuple(source_of(entry) for entry in row.context),
         approvals=tuple(approvals_of(row.approvals)),
+        approval_entries=tuple(row.approvals or ()),
         context_bounces=row.context_bounces,
         build_rounds=row.build_rounds,
         snapshot=section(SNAPSHOT),

@@ -1,0 +1,20 @@
+"""Writers that must take turns on PostgreSQL.
+
+SQLite lets one writer in at a time, so a transaction that reads "the latest version" and
+writes the next one sees no other writer between the two. PostgreSQL lets writers run side by
+side; the ones that number versions take a transaction-scoped advisory lock first, one per
+kind of numbering, and release it when they commit or roll back.
+"""
+
+from sqlalchemy import Connection
+
+KNOWLEDGE_LANDINGS = 0x5354554449
+"""Landings in the knowledge store, which number versions in landing order."""
+AGENT_LIBRARY = 0x5354554441
+"""Saves to the agent library, which number each agent's versions."""
+
+
+def take_turn(connection: Connection, turn: int) -> None:
+    """Wait for this kind of write's turn, for the rest of the transaction (PostgreSQL only)."""
+    if connection.dialect.name == "postgresql":
+        connection.exec_driver_sql(f"SELECT pg_advisory_xact_lock({int(turn)})")
