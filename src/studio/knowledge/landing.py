@@ -4,6 +4,7 @@ One artifact lands as a batch of one; a folder lands in batches of a few hundred
 write transaction, with later files able to supersede earlier ones of the same batch."""
 
 import re
+from collections.abc import Container
 from contextlib import suppress
 from dataclasses import replace
 from datetime import UTC, datetime
@@ -47,7 +48,7 @@ class LandingBatch:
         self, repository: KnowledgeRepository, registry: ItemTypeRegistry, bulk: bool = False
     ) -> None:
         self.repository, self.registry = repository, registry
-        self.refs = repository.refs()
+        self.refs = TakenRefs(repository, all_at_once=bulk)
         self.pending: list[Landing] = []
         self.heads: dict[tuple[str, str], tuple[str, str | None]] = {}
         """(subject, id) → (ref, text or None until read) of the heads known so far."""
@@ -247,7 +248,33 @@ def _says_supersedes(changed: str, ref: str, text: str) -> bool:
     return data == {**rest, "supersedes": ref} and body == original_body
 
 
-def free_ref(ref: str, taken: set[str]) -> str:
+class TakenRefs:
+    """The refs stored or pending. A bulk ingest reads every stored one at once; a single
+    landing asks about the few refs it considers, so its cost does not grow with the store."""
+
+    def __init__(self, repository: KnowledgeRepository, all_at_once: bool) -> None:
+        self.repository = repository
+        self.all_at_once = all_at_once
+        self.known: set[str] = repository.refs() if all_at_once else set()
+        self.absent: set[str] = set()
+
+    def __contains__(self, ref: object) -> bool:
+        if not isinstance(ref, str) or ref in self.known:
+            return ref in self.known
+        if self.all_at_once or ref in self.absent:
+            return False
+        if self.repository.version_exists(ref):
+            self.known.add(ref)
+            return True
+        self.absent.add(ref)
+        return False
+
+    def add(self, ref: str) -> None:
+        self.known.add(ref)
+        self.absent.discard(ref)
+
+
+def free_ref(ref: str, taken: Container[str]) -> str:
     """The ref, or ``…-2.md``, ``…-3.md`` when another version of that day has it."""
     if ref not in taken:
         return ref

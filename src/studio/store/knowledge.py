@@ -82,6 +82,7 @@ Landing = tuple[ArtifactVersion, str, Derivation | EncodedDerivation]
 """A version to store, the text it was landed with and the graph rows derived from it."""
 
 
+_REF_STORED = select(artifact_versions.c.ref).where(artifact_versions.c.ref == bindparam("ref"))
 _LATEST_REF = (
     select(artifact_versions.c.ref)
     .where(artifact_versions.c.subject == bindparam("subject"))
@@ -224,6 +225,11 @@ class KnowledgeRepository:
         """Every version in the order it was landed (what a rebuild replays)."""
         query = versions_query().order_by(artifact_versions.c.seq)
         return self._select_versions(query, damaged)
+
+    def version_exists(self, ref: str) -> bool:
+        """Whether a version with this ref is stored (no integrity check)."""
+        with self.database.read() as connection:
+            return connection.execute(_REF_STORED, {"ref": ref}).first() is not None
 
     def refs(self) -> set[str]:
         """The refs of every stored version."""
