@@ -79,6 +79,15 @@ def test_a_worker_builds_the_design_order_end_to_end(
     produced = f"checkout-redesign/{run} -PRODUCES-> checkout-redesign/design-{ITEM}"
     assert produced in shown.stdout
 
+    first = studio("work", "sweep", "--json", data_dir=studio_data_dir)
+    assert first.returncode == 0, first.stderr
+    delivered = studio_data_dir / "deliveries" / "intake-desk" / f"{ITEM}.md"
+    assert delivered.is_file() and "status: done" in delivered.read_text(encoding="utf-8")
+    [delivery] = json.loads(first.stdout)["deliveries"]
+    assert delivery["id"] == ITEM and delivery["delivered"] and delivery["signed"]
+    again = studio("work", "sweep", "--json", data_dir=studio_data_dir)
+    assert again.returncode == 0 and json.loads(again.stdout)["deliveries"] == []
+
 
 def test_a_killed_workers_lease_expires_is_reclaimed_and_its_late_ack_refused(
     ordered: Workspace, studio_data_dir: Path, tmp_path: Path
