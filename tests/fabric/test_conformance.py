@@ -68,6 +68,7 @@ from studio.model.gate_a import PULL, GateFacts, gate_a
 from studio.model.work_items import SECTIONS, WorkItem, read_document
 from studio.store import Database, KnowledgeRepository, open_database
 from studio.store.knowledge import Landing
+from studio.store.work_queue import WorkQueueRepository
 from studio.store.work_queue_schema import (
     capability_manifests,
     closeout_signatures,
@@ -663,18 +664,46 @@ def test_c14_an_item_returned_to_intake_is_not_pullable(
 
 
 def test_c15_publishing_is_version_bumped_and_hash_stamped(queue: WorkQueue) -> None:
-    second = queue.publish_manifest(MANIFEST)
-    third = queue.publish_manifest(manifest(wireframe="planned"))
+    again = queue.publish_manifest(MANIFEST)  # the fixture published it: nothing changed
+    second = queue.publish_manifest(manifest(wireframe="planned"))
+    third = queue.publish_manifest(MANIFEST)
 
-    assert (second.version, third.version) == (2, 3)
-    assert second.source_hash == source_hash(MANIFEST)
-    assert third.source_hash == source_hash(manifest(wireframe="planned"))
+    assert (again.version, second.version, third.version) == (1, 2, 3)
+    assert again.source_hash == third.source_hash == source_hash(MANIFEST)
+    assert second.source_hash == source_hash(manifest(wireframe="planned"))
     latest = queue.manifest(CAPABILITY)
     assert latest is not None and latest.version == 3
+    queue.publish_manifest(manifest(wireframe="planned"))
+    latest = queue.manifest(CAPABILITY)
+    assert latest is not None and latest.version == 4
     assert latest.offered()["wireframe"] == "planned"
     assert [published.capability for published in queue.manifests()] == [CAPABILITY]
     assert queue.stale(CAPABILITY, MANIFEST) is True
     assert queue.stale(CAPABILITY, manifest(wireframe="planned")) is False
+
+
+def test_c15_workers_starting_together_publish_one_version(queue: WorkQueue) -> None:
+    """Every worker of a capability publishes its manifest when it starts; they take turns,
+    and a source already published is not published again."""
+    changed = manifest(wireframe="planned")
+    database = queue.repository.database
+    failures: list[BaseException] = []
+
+    def publish() -> None:
+        try:
+            WorkQueue(WorkQueueRepository(database), queue.world).publish_manifest(changed)
+        except BaseException as failure:
+            failures.append(failure)
+
+    threads = [threading.Thread(target=publish) for _ in range(6)]
+    for thread in threads:
+        thread.start()
+    for thread in threads:
+        thread.join(30)
+
+    assert failures == []
+    latest = queue.manifest(CAPABILITY)
+    assert latest is not None and latest.version == 2
 
 
 def test_c15_a_manifest_without_a_freshness_stamp_is_refused(

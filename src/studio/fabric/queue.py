@@ -194,6 +194,8 @@ class WorkQueue(ManifestShelf):
         item is held, without one while nobody holds it. Nothing is ever changed or removed."""
         if section not in GROWING_SECTIONS:
             raise StudioError(f"only {', '.join(GROWING_SECTIONS)} grow; '{section}' does not")
+        if section == ARTIFACTS and len(text.strip().splitlines()) != 1:
+            raise StudioError(f"an artifact entry is one ref on one line, not {text!r}")
         entry = log_line(self.clock(), text) if section == WORK_LOG else text.strip()
         if not self.repository.append(item_id, [(section, entry)], token):
             raise self._stale(item_id, token)
@@ -262,6 +264,9 @@ class WorkQueue(ManifestShelf):
         """A person puts an item back on the queue: repaired context, a human's exit call
         after an escalation, or a lease released by hand."""
         text = f"requeued by {by}: {reason}"
+        if self.repository.item(item_id).status == "escalated":  # the human's call: build again
+            text += " (the build rounds start again)"
+            return self._guarded(item_id, "queued", {"escalated"}, None, text, rounds=0)
         return self._guarded(item_id, "queued", set(OPEN) - {"queued"}, None, text)
 
     def approve(self, item_id: str, approver: str, on_behalf_of: str | None = None) -> WorkItem:
@@ -338,11 +343,17 @@ class WorkQueue(ManifestShelf):
         self._guarded(item.id, "needs-context", set(LEASED), token, text)
 
     def _guarded(
-        self, item_id: str, status: str, before: set[str], token: int | None, text: str
+        self,
+        item_id: str,
+        status: str,
+        before: set[str],
+        token: int | None,
+        text: str,
+        rounds: int | None = None,
     ) -> WorkItem:
         now = self.clock()
         entries = [(WORK_LOG, log_line(now, text))]
-        change = Change(status, frozenset(before), token, entries)
+        change = Change(status, frozenset(before), token, entries, build_rounds=rounds)
         if not self.repository.change(item_id, change, now):
             raise self._refused(item_id, token, status)
         return self.repository.item(item_id)

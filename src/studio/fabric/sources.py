@@ -9,6 +9,7 @@ one does not resolve.
 from __future__ import annotations
 
 import hashlib
+import re
 import urllib.error
 import urllib.request
 from collections.abc import Callable
@@ -37,7 +38,8 @@ class Resolved:
 
     def snapshot_block(self) -> str:
         """The snapshot entry: a heading naming the source, its digest, then the content."""
-        fence = "````" if "```" in self.content else "```"
+        longest = max((len(run) for run in re.findall(r"`+", self.content)), default=0)
+        fence = "`" * max(3, longest + 1)  # no line of the content can close it
         source = self.source
         return (
             f"### {source.id}: {source.type} {source.ref}\n\n"

@@ -94,7 +94,13 @@ class Worker:
     async def _slot(self, stop: asyncio.Event) -> None:
         idle_since = time.monotonic()
         while not stop.is_set():
-            pulled = self.queue.pull(self.settings.name, self.settings.scope)
+            try:
+                pulled = self.queue.pull(self.settings.name, self.settings.scope)
+            except Exception as failure:
+                log.warning("pull failed; trying again: %s", failure)
+                with contextlib.suppress(TimeoutError):
+                    await asyncio.wait_for(stop.wait(), self.settings.poll_interval)
+                continue
             if pulled is not None:
                 finished = await self._hold(pulled, stop)
                 self.summary.finished.append(finished)
@@ -118,6 +124,11 @@ class Worker:
         stopping = asyncio.ensure_future(stop.wait())
         try:
             await asyncio.wait({build, stopping}, return_when=asyncio.FIRST_COMPLETED)
+        except asyncio.CancelledError:  # the worker is going down: give the item back first
+            build.cancel()
+            await asyncio.gather(build, return_exceptions=True)
+            self._release(pulled)
+            raise
         finally:
             beat.cancel()
             stopping.cancel()
@@ -143,6 +154,12 @@ class Worker:
             except StaleLeaseError:
                 build.cancel()
                 return
+            except Exception as failure:
+                log.warning(
+                    "heartbeat failed; trying again: %s",
+                    failure,
+                    extra={"workItem": pulled.item.id},
+                )
 
     def _release(self, pulled: Pulled) -> Finished:
         reason = f"{self.settings.name} stopping"
@@ -150,6 +167,8 @@ class Worker:
             item = self.queue.release(pulled.item.id, pulled.token, reason)
         except StaleLeaseError as stale:
             return _lost(pulled, str(stale))
+        except Exception as failure:
+            return _lost(pulled, f"could not release ({failure}); the lease will expire")
         return Finished(item.id, "released", item.status, reason)
 
     def _failed(self, pulled: Pulled, failure: BaseException) -> Finished:

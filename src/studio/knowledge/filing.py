@@ -12,6 +12,7 @@ never keeps an item from closing, and never adds items to the subject.
 
 from __future__ import annotations
 
+from dataclasses import replace
 from datetime import UTC, datetime
 from typing import Any
 
@@ -30,9 +31,11 @@ def filed_front(item: WorkItem, runs: list[str]) -> dict[str, Any]:
     produced_by: dict[str, Any] = {"capability": item.capability, "work_item": item.id}
     if runs:
         produced_by["execution"] = runs[-1]
-    fields = envelope(item)
+    extras = {key: value for key, value in item.extra.items() if key not in _STORE_KEYS}
+    fields = envelope(replace(item, extra={}))
     fields.pop("lease", None)
     return {
+        **extras,  # the item's own extra fields never stand in for the record's
         "id": fields.pop("id"),
         "kind": WORK_ITEM_KIND,
         "subject": fields.pop("subject"),
@@ -41,6 +44,10 @@ def filed_front(item: WorkItem, runs: list[str]) -> dict[str, Any]:
         "produced_by": produced_by,
         **fields,
     }
+
+
+_STORE_KEYS = frozenset({"kind", "title", "produced_by", "supersedes", "links"})
+"""Front matter the knowledge store reads: the filed record's own, never an item's extras."""
 
 
 def filing_landing(repository: KnowledgeRepository, item: WorkItem, runs: list[str]) -> Landing:

@@ -12,6 +12,8 @@ KNOWLEDGE_LANDINGS = 0x5354554449
 """Landings in the knowledge store, which number versions in landing order."""
 AGENT_LIBRARY = 0x5354554441
 """Saves to the agent library, which number each agent's versions."""
+CAPABILITY_MANIFESTS = 0x535455444D
+"""Publications of capability manifests, which number each capability's versions."""
 
 
 def take_turn(connection: Connection, turn: int) -> None:

@@ -47,6 +47,7 @@ from studio.model.work_items import (
 from studio.store.database import Database
 from studio.store.knowledge import Landing, check_landing, write_landings
 from studio.store.schema import UtcTimestamp
+from studio.store.turns import CAPABILITY_MANIFESTS, take_turn
 from studio.store.work_queue_schema import (
     capability_manifests,
     closeout_signatures,
@@ -252,8 +253,9 @@ class WorkQueueRepository:
         nobody holds the item. False, with nothing written, otherwise."""
         if token is not None:
             guard = _holds(item_id, token)
-        else:
-            guard = and_(work_items.c.id == item_id, work_items.c.status.not_in(LEASED))
+        else:  # nobody holds it, and it is still open: a filed record no longer grows
+            held_or_closed = sorted(LEASED | TERMINAL)
+            guard = and_(work_items.c.id == item_id, work_items.c.status.not_in(held_or_closed))
         with self.database.write() as connection:
             held = connection.execute(select(work_items.c.seq).where(guard).with_for_update())
             if held.first() is None:
@@ -282,13 +284,21 @@ class WorkQueueRepository:
     # --- manifests and signatures --------------------------------------------------------
 
     def publish(self, capability: str, source_hash: str, text: str, now: datetime) -> int:
-        """Store the next version of a capability's manifest; returns its version."""
+        """Store the next version of a capability's manifest; returns its version. A source
+        whose hash the latest version has already is not stored again (workers starting
+        together all publish what they find)."""
         table = capability_manifests
         with self.database.write() as connection:
+            take_turn(connection, CAPABILITY_MANIFESTS)
             latest = connection.execute(
-                select(func.max(table.c.version)).where(table.c.capability == capability)
-            ).scalar()
-            version = int(latest or 0) + 1
+                select(table.c.version, table.c.source_hash)
+                .where(table.c.capability == capability)
+                .order_by(table.c.version.desc())
+                .limit(1)
+            ).first()
+            if latest is not None and latest.source_hash == source_hash:
+                return int(latest.version)
+            version = int(latest.version if latest else 0) + 1
             connection.execute(
                 insert(table).values(
                     capability=capability,
