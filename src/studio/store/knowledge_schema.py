@@ -139,19 +139,26 @@ FOR EACH ROW EXECUTE FUNCTION studio_refuse_change('{label}')
 def create_knowledge(connection: Connection) -> None:
     """Create the knowledge tables, their append-only triggers and (SQLite) the search index."""
     knowledge_metadata.create_all(connection, checkfirst=True)
+    refuse_changes(connection, APPEND_ONLY)
     if connection.dialect.name == "sqlite":
-        for table, label in APPEND_ONLY.items():
+        for statement in _SQLITE_SEARCH:
+            connection.exec_driver_sql(statement)
+
+
+def refuse_changes(connection: Connection, tables: dict[str, str]) -> None:
+    """Triggers that refuse any UPDATE or DELETE of the tables (name → how the refusal names
+    their rows), on SQLite and on PostgreSQL."""
+    if connection.dialect.name == "sqlite":
+        for table, label in tables.items():
             for event in ("UPDATE", "DELETE"):
                 connection.exec_driver_sql(
                     SQLITE_APPEND_ONLY.format(
                         table=table, event=event, name=event.lower(), label=label
                     )
                 )
-        for statement in _SQLITE_SEARCH:
-            connection.exec_driver_sql(statement)
     elif connection.dialect.name == "postgresql":
         connection.exec_driver_sql(POSTGRES_APPEND_ONLY_FUNCTION)
-        for table, label in APPEND_ONLY.items():
+        for table, label in tables.items():
             connection.exec_driver_sql(POSTGRES_APPEND_ONLY.format(table=table, label=label))
 
 

@@ -20,11 +20,7 @@ from sqlalchemy import (
     Text,
 )
 
-from studio.store.knowledge_schema import (
-    POSTGRES_APPEND_ONLY,
-    POSTGRES_APPEND_ONLY_FUNCTION,
-    SQLITE_APPEND_ONLY,
-)
+from studio.store.knowledge_schema import refuse_changes
 from studio.store.schema import NAMING_CONVENTION, UtcTimestamp
 
 queue_metadata = MetaData(naming_convention=NAMING_CONVENTION)
@@ -96,15 +92,4 @@ APPEND_ONLY = {
 def create_work_queue(connection: Connection) -> None:
     """Version 7: the queue's tables and the triggers that keep its records append-only."""
     queue_metadata.create_all(connection, checkfirst=True)
-    if connection.dialect.name == "sqlite":
-        for table, label in APPEND_ONLY.items():
-            for event in ("UPDATE", "DELETE"):
-                connection.exec_driver_sql(
-                    SQLITE_APPEND_ONLY.format(
-                        table=table, event=event, name=event.lower(), label=label
-                    )
-                )
-        return
-    connection.exec_driver_sql(POSTGRES_APPEND_ONLY_FUNCTION)
-    for table, label in APPEND_ONLY.items():
-        connection.exec_driver_sql(POSTGRES_APPEND_ONLY.format(table=table, label=label))
+    refuse_changes(connection, APPEND_ONLY)
