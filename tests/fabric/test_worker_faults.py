@@ -2,18 +2,25 @@
 tried again, and no item is left held or built twice because of it."""
 
 import asyncio
-from datetime import timedelta
+import time
+from datetime import datetime, timedelta
 from pathlib import Path
+from typing import Any
 
 from sqlalchemy.exc import OperationalError
 
 from studio.fabric.queue import Pulled, Scope, WorkQueue
+from studio.fabric.sources import Resolved, SourceResolver
 from studio.fabric.worker import Worker, WorkerSettings
-from studio.fabric.worker_build import Finished
+from studio.fabric.worker_build import BuildOutcome, Finished, ItemBuild
+from studio.fabric.worker_definition import load_capability
+from studio.model.work_items import ContextSource
 from studio.store import Database
 from studio.store.schema import utc_now
-from tests.fabric.conftest import queue_over, world_of
+from studio.store.work_queue import WorkQueueRepository
+from tests.fabric.conftest import world_of
 from tests.fabric.items import CAPABILITY, MANIFEST, item_text
+from tests.fabric.workers.capabilities import design_capability
 
 DESIGNERS = Scope(CAPABILITY)
 LOCKED = OperationalError("UPDATE work_items …", {}, Exception("database is locked"))
@@ -34,8 +41,10 @@ class SlowBuild:
 
 
 def _queue(database: Database, folder: Path, ttl: float) -> WorkQueue:
-    queue = queue_over(database, world_of(database, folder), utc_now)
-    queue.lease_ttl = timedelta(seconds=ttl)
+    ttl_delta = timedelta(seconds=ttl)
+    queue = WorkQueue(
+        WorkQueueRepository(database), world_of(database, folder), lease_ttl=ttl_delta
+    )
     queue.publish_manifest(MANIFEST)
     return queue
 
@@ -86,3 +95,35 @@ def test_a_pull_that_fails_once_does_not_stop_the_worker_or_strand_a_lease(
     assert sorted(finished.item for finished in summary.finished) == ["item-a", "item-b"]
     assert {queue.read(name).status for name in ("item-a", "item-b")} == {"done"}
     assert queue.leases() == []
+
+
+class SlowSources:
+    """The workspace's sources, each taking ``seconds`` to answer (a slow URL)."""
+
+    def __init__(self, folder: Path, seconds: float) -> None:
+        self.sources, self.seconds = SourceResolver(lambda _ref: None, folder), seconds
+
+    def resolve(self, source: ContextSource, now: datetime) -> Resolved | None:
+        time.sleep(self.seconds)
+        return self.sources.resolve(source, now)
+
+
+async def _built(run_input: dict[str, Any]) -> BuildOutcome:
+    return BuildOutcome("run-1", completed=True, output={"exit": "advance"})
+
+
+def test_a_slow_source_does_not_hold_up_the_heartbeats(
+    database: Database, folder: Path, tmp_path: Path
+) -> None:
+    queue = _queue(database, folder, ttl=0.6)
+    queue.enqueue(item_text("order-slow"))
+    capability = load_capability(design_capability(tmp_path / "design"))
+    beats = _fails_once(queue, "heartbeat", on_call=0)  # counts only
+    building = ItemBuild(queue, capability, _built, SlowSources(folder, 1.5), utc_now)
+
+    worker = Worker(queue, building, WorkerSettings("w1", DESIGNERS, once=True))
+    summary = asyncio.run(worker.run(asyncio.Event()))
+
+    assert beats[0] >= 2  # renewed while the source was being read
+    assert [finished.exit for finished in summary.finished] == ["advance"]
+    assert len(queue.read("order-slow").snapshot) == 1

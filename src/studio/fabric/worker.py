@@ -21,10 +21,10 @@ import logging
 import time
 from collections.abc import Callable
 from dataclasses import dataclass, field
-from typing import Any
+from typing import Any, Protocol
 
 from studio.fabric.queue import Pulled, Scope, StaleLeaseError, WorkQueue
-from studio.fabric.worker_build import Finished, ItemBuild
+from studio.fabric.worker_build import Finished
 from studio.model.work_items import WORK_LOG
 
 log = logging.getLogger(__name__)
@@ -43,6 +43,12 @@ class WorkerSettings:
     once: bool = False
     idle_exit: float | None = None
     poll_interval: float = POLL_INTERVAL_S
+
+
+class Building(Protocol):
+    """Builds one pulled item to its ack (``worker_build.ItemBuild``)."""
+
+    async def run(self, pulled: Pulled) -> Finished: ...
 
 
 @dataclass
@@ -75,7 +81,7 @@ class Worker:
     def __init__(
         self,
         queue: WorkQueue,
-        building: ItemBuild,
+        building: Building,
         settings: WorkerSettings,
         announce: Callable[[Finished], object] | None = None,
     ) -> None:

@@ -17,6 +17,7 @@ The worker holds the lease (``studio.fabric.worker``); this module does the buil
 
 from __future__ import annotations
 
+import asyncio
 from collections.abc import Callable, Mapping, Sequence
 from dataclasses import dataclass, field, replace
 from datetime import datetime
@@ -106,7 +107,7 @@ class ItemBuild:
         """Build the item and ack it; StaleLeaseError when the lease was lost on the way."""
         token = pulled.token
         item = self.queue.begin_build(pulled.item.id, token)
-        item, unresolved = self._snapshot(item, token)
+        item, unresolved = await self._snapshot(item, token)
         rule = self.capability.rule
         if rule is not None:
             verdict = rule(item, unresolved)
@@ -120,15 +121,16 @@ class ItemBuild:
             return self._ack(item, token, ESCALATE, refusal)
         return await self._rounds(item, token)
 
-    def _snapshot(self, item: WorkItem, token: int) -> tuple[WorkItem, list[ContextSource]]:
+    async def _snapshot(self, item: WorkItem, token: int) -> tuple[WorkItem, list[ContextSource]]:
         """Resolve the eager sources not yet in the snapshot: the item with their blocks added,
-        and the sources that did not resolve."""
+        and the sources that did not resolve. Resolving runs off the event loop, so a slow
+        source never holds up the other slots' heartbeats."""
         present = {block.split(":", 1)[0].removeprefix("### ").strip() for block in item.snapshot}
         unresolved, blocks = [], list(item.snapshot)
         for source in item.context:
             if not source.eager or source.id in present:
                 continue
-            resolved = self.sources.resolve(source, self.clock())
+            resolved = await asyncio.to_thread(self.sources.resolve, source, self.clock())
             if resolved is None:
                 unresolved.append(source)
                 self._log(item, token, f"context {source.id} ({source.type}) did not resolve")
