@@ -65,7 +65,8 @@ from studio.fabric.queue import (
 from studio.model.capabilities import source_hash
 from studio.model.errors import StudioError
 from studio.model.gate_a import PULL, GateFacts, gate_a
-from studio.model.work_items import SECTIONS, WorkItem, read_document
+from studio.model.work_item_documents import read_document
+from studio.model.work_items import SECTIONS, WorkItem
 from studio.store import Database, KnowledgeRepository, open_database
 from studio.store.knowledge import Landing
 from studio.store.work_queue import WorkQueueRepository

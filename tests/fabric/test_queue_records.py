@@ -10,7 +10,8 @@ from studio.fabric.queue import Scope, WorkQueue
 from studio.fabric.sources import Resolved
 from studio.model.errors import StudioError
 from studio.model.knowledge import WORK_ITEM_KIND
-from studio.model.work_items import ContextSource, read_document, render_work_item
+from studio.model.work_item_documents import read_document
+from studio.model.work_items import ContextSource, render_work_item
 from studio.store import KnowledgeRepository
 from tests.fabric.items import CAPABILITY, item_text
 

@@ -10,7 +10,7 @@ from pathlib import Path
 
 import pytest
 
-from studio.fabric.queue import StaleLeaseError
+from studio.fabric.queue_errors import StaleLeaseError
 from studio.model.work_items import WorkItem
 from studio.workspace import Workspace
 from tests.fabric.workers.capabilities import (

@@ -8,7 +8,8 @@ from typing import Any
 import pytest
 
 from studio.model.gate_a import ENQUEUE, PULL, GateFacts, Offering, gate_a
-from studio.model.work_items import ContextSource, read_document
+from studio.model.work_item_documents import read_document
+from studio.model.work_items import ContextSource
 from tests.fabric.items import BREAKS_AT_ENQUEUE, CAPABILITY, item_text, sections
 
 OFFERED = {"design": "live", "design-review": "planned", "wireframe": "live"}

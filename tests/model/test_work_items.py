@@ -8,20 +8,22 @@ from datetime import UTC, datetime, timedelta
 import pytest
 
 from studio.model.gate_a import PULL, GateFacts, Offering, gate_a
+from studio.model.work_item_documents import (
+    WorkItemFormatError,
+    document_of,
+    read_document,
+    snapshot_blocks,
+    work_item_of,
+)
 from studio.model.work_items import (
     SECTIONS,
     ContextSource,
     Lease,
     WorkItem,
-    WorkItemFormatError,
     approval_problem,
-    document_of,
     lease_of,
     log_line,
-    read_document,
     render_work_item,
-    snapshot_blocks,
-    work_item_of,
 )
 from tests.fabric.items import ORDER_TEXT, item_text, sections
 

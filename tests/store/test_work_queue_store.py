@@ -11,7 +11,8 @@ from pathlib import Path
 import pytest
 from sqlalchemy import select
 
-from studio.model.work_items import WORK_LOG, read_document, work_item_of
+from studio.model.work_item_documents import read_document, work_item_of
+from studio.model.work_items import WORK_LOG
 from studio.store import open_database
 from studio.store.work_queue import Change, DuplicateItemError, WorkQueueRepository
 from studio.store.work_queue_schema import work_item_entries

@@ -13,12 +13,14 @@ from typing import TYPE_CHECKING, Any
 
 from studio.cli.shared import EXIT_INVALID, EXIT_OK, EXIT_UNREADABLE, workspace_for
 from studio.fabric.closeout import Delivery, Routes, RoutesError, routes_of, sweep
-from studio.fabric.queue import GateARefusedError, WorkQueue
+from studio.fabric.queue import WorkQueue
+from studio.fabric.queue_errors import GateARefusedError
 from studio.model import read_definition
 from studio.model.errors import NotFoundError, StudioError
 from studio.model.gate_a import GateFailure
 from studio.model.text_files import UnreadableFileError, read_text_file
-from studio.model.work_items import Lease, WorkItem, WorkItemFormatError, envelope, iso
+from studio.model.work_item_documents import WorkItemFormatError
+from studio.model.work_items import Lease, WorkItem, envelope, iso
 from studio.store.errors import DatabaseError
 from studio.store.schema import utc_now
 

@@ -14,6 +14,9 @@ from studio.model.capabilities import PublishedManifest, read_manifest, source_h
 from studio.model.gate_a import Offering
 from studio.store.work_queue import StoredManifest, WorkQueueRepository
 
+UNREAD = -1
+"""A manifest version not read yet (None means none is published)."""
+
 
 class ManifestShelf:
     """The published manifests of one queue's database."""
@@ -32,10 +35,10 @@ class ManifestShelf:
         assert published is not None
         return published
 
-    def manifest(self, capability: str, version: int | None = -1) -> PublishedManifest | None:
+    def manifest(self, capability: str, version: int | None = UNREAD) -> PublishedManifest | None:
         """The latest published manifest of a capability, or None; ``version``, when the
         caller has just read which version is the latest (None: none is published)."""
-        if version == -1:
+        if version == UNREAD:
             version = self.repository.manifest_version(capability)
         if version is None:
             return None
@@ -49,7 +52,7 @@ class ManifestShelf:
         """The latest published manifest of every capability, by name."""
         return [self._published(stored) for stored in self.repository.manifests()]
 
-    def offering(self, capability: str, version: int | None = -1) -> Offering:
+    def offering(self, capability: str, version: int | None = UNREAD) -> Offering:
         """What Gate A rule 2 reads: the live and planned types, or why there are none
         (``version`` as ``manifest`` takes it)."""
         published = self.manifest(capability, version)

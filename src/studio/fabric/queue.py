@@ -17,9 +17,16 @@ from dataclasses import dataclass, replace
 from datetime import datetime, timedelta
 from typing import Protocol
 
-from studio.fabric.manifests import ManifestShelf
+from studio.fabric.manifests import UNREAD, ManifestShelf
+from studio.fabric.queue_errors import ExitRefusedError, GateARefusedError, StaleLeaseError
 from studio.model.errors import NotAllowedError, StudioError
 from studio.model.gate_a import ENQUEUE, PULL, GateFacts, GateFailure, Offering, gate_a
+from studio.model.work_item_documents import (
+    WorkItemDocument,
+    document_of,
+    read_document,
+    work_item_of,
+)
 from studio.model.work_items import (
     ARTIFACTS,
     DEFAULT_CONTEXT_BUDGET,
@@ -36,13 +43,9 @@ from studio.model.work_items import (
     ContextSource,
     Lease,
     WorkItem,
-    WorkItemDocument,
     approval_problem,
-    document_of,
     log_line,
-    read_document,
     render_work_item,
-    work_item_of,
 )
 from studio.store.knowledge import Landing
 from studio.store.schema import utc_now
@@ -50,23 +53,6 @@ from studio.store.work_queue import Change, DuplicateItemError, WorkQueueReposit
 
 LEASE_TTL = timedelta(seconds=30)
 OPEN = frozenset({"queued", *LEASED, "needs-context", "escalated"})
-
-
-class GateARefusedError(StudioError):
-    """An item Gate A refuses at enqueue: nothing was stored."""
-
-    def __init__(self, item: str, failures: list[GateFailure]) -> None:
-        rules = "; ".join(failure.describe() for failure in failures)
-        super().__init__(f"{item} does not pass Gate A: {rules}")
-        self.failures = failures
-
-
-class StaleLeaseError(StudioError):
-    """A write under a lease that is no longer the item's: its token is stale."""
-
-
-class ExitRefusedError(StudioError):
-    """An ack with an exit the queue port does not take."""
 
 
 class QueueWorld(Protocol):
@@ -299,13 +285,15 @@ class WorkQueue(ManifestShelf):
 
     # --- inside --------------------------------------------------------------------------
 
-    def _facts(self, item: WorkItem | None = None, manifest_version: int | None = -1) -> GateFacts:
+    def _facts(
+        self, item: WorkItem | None = None, manifest_version: int | None = UNREAD
+    ) -> GateFacts:
         """Gate A's facts; with an item and its capability's manifest version just read, that
         manifest is not asked for again."""
 
         def offering(capability: str) -> Offering:
             known = item is not None and capability == item.capability
-            return self.offering(capability, manifest_version if known else -1)
+            return self.offering(capability, manifest_version if known else UNREAD)
 
         return GateFacts(self.repository.exists, offering, self.world.resolves)
 
@@ -321,7 +309,7 @@ class WorkQueue(ManifestShelf):
             return taken if other == item_id else self.repository.exists(other)
 
         def offering(other: str) -> Offering:
-            return self.offering(other, version if other == capability else -1)
+            return self.offering(other, version if other == capability else UNREAD)
 
         return GateFacts(id_taken, offering, self.world.resolves)
 

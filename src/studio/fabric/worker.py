@@ -23,7 +23,8 @@ from collections.abc import Callable
 from dataclasses import dataclass, field
 from typing import Any, Protocol
 
-from studio.fabric.queue import Pulled, Scope, StaleLeaseError, WorkQueue
+from studio.fabric.queue import Pulled, Scope, WorkQueue
+from studio.fabric.queue_errors import StaleLeaseError
 from studio.fabric.worker_build import Finished
 from studio.model.work_items import WORK_LOG
 

@@ -25,6 +25,7 @@ import re
 from collections.abc import Callable
 from dataclasses import dataclass
 
+from studio.model.work_item_documents import WorkItemDocument
 from studio.model.work_items import (
     DISCOVERY_ARTIFACT,
     LEASED,
@@ -34,7 +35,6 @@ from studio.model.work_items import (
     SOURCE_TYPES,
     STATUSES,
     ContextSource,
-    WorkItemDocument,
     lease_of,
     source_of,
 )

@@ -16,14 +16,7 @@ from datetime import datetime
 from typing import Any
 
 from sqlalchemy import (
-    Boolean,
-    Connection,
-    Integer,
-    Row,
-    String,
     and_,
-    bindparam,
-    case,
     exists,
     func,
     insert,
@@ -34,44 +27,37 @@ from sqlalchemy.exc import IntegrityError
 
 from studio.model.errors import ConflictError, NotFoundError
 from studio.model.work_items import (
-    ARTIFACTS,
     LEASED,
-    SNAPSHOT,
     TERMINAL,
     WORK_LOG,
     Lease,
     WorkItem,
-    approvals_of,
-    source_of,
 )
 from studio.store.database import Database
 from studio.store.knowledge import Landing, check_landing, write_landings
-from studio.store.schema import UtcTimestamp
 from studio.store.turns import CAPABILITY_MANIFESTS, take_turn
+from studio.store.work_queue_rows import (
+    ADD_ITEM,
+    CHANGE_ANY,
+    CHANGE_HELD,
+    ITEM_BY_ID,
+    LATEST_MANIFEST,
+    LEASE_ANY,
+    LEASE_TYPED,
+    SEQ_BY_ID,
+    Entry,
+    entries_of,
+    holds,
+    insert_entries,
+    item_of_row,
+    item_values,
+    lease_of_row,
+)
 from studio.store.work_queue_schema import (
     capability_manifests,
     closeout_signatures,
-    work_item_entries,
     work_items,
 )
-
-Entry = tuple[str, str]
-"""A section name and the text added to it."""
-
-
-_ITEM_BY_ID = select(work_items).where(work_items.c.id == bindparam("item_id"))
-_SEQ_BY_ID = select(work_items.c.seq).where(work_items.c.id == bindparam("item_id"))
-_ENTRIES_OF = (
-    select(work_item_entries.c.section, work_item_entries.c.text)
-    .where(work_item_entries.c.item_id == bindparam("item_id"))
-    .order_by(work_item_entries.c.seq)
-)
-_ADD_ENTRIES = insert(work_item_entries)
-_ADD_ITEM = insert(work_items)
-_LATEST_MANIFEST = select(func.max(capability_manifests.c.version)).where(
-    capability_manifests.c.capability == bindparam("capability")
-)
-# Statements are built once: building one costs several times what SQLite takes to run it.
 
 
 class DuplicateItemError(ConflictError):
@@ -113,15 +99,15 @@ class WorkQueueRepository:
 
     def exists(self, item_id: str) -> bool:
         with self.database.read() as connection:
-            return connection.execute(_SEQ_BY_ID, {"item_id": item_id}).first() is not None
+            return connection.execute(SEQ_BY_ID, {"item_id": item_id}).first() is not None
 
     def insert(self, item: WorkItem, entries: Iterable[Entry], now: datetime) -> None:
         """Put a new item on the queue with its first entries; DuplicateItemError if its id
         is taken."""
         try:
             with self.database.write() as connection:
-                connection.execute(_ADD_ITEM, [_item_values(item, now)])
-                _insert_entries(connection, item.id, entries)
+                connection.execute(ADD_ITEM, [item_values(item, now)])
+                insert_entries(connection, item.id, entries)
         except IntegrityError as duplicate:
             raise DuplicateItemError(f"an item with id '{item.id}' is on the queue") from duplicate
 
@@ -138,7 +124,7 @@ class WorkQueueRepository:
         the worker whose lease was reclaimed, and the latest version of its capability's
         manifest (read in the same transaction, for Gate A at pull).
         ``log(reclaimed_from, token)`` is the work log entry written with the lease."""
-        statement = _LEASE_TYPED if types else _LEASE_ANY
+        statement = LEASE_TYPED if types else LEASE_ANY
         values = {
             "in_capability": capability,
             "in_types": sorted(types | {"menu"}),
@@ -151,25 +137,25 @@ class WorkQueueRepository:
             if row is None:
                 return None
             text = log(row.reclaimed_from, row.lease_token)
-            _insert_entries(connection, row.id, [(WORK_LOG, text)])
-            manifest = connection.execute(_LATEST_MANIFEST, {"capability": row.capability})
-            item = _item_of(row, _entries(connection, row.id))
+            insert_entries(connection, row.id, [(WORK_LOG, text)])
+            manifest = connection.execute(LATEST_MANIFEST, {"capability": row.capability})
+            item = item_of_row(row, entries_of(connection, row.id))
             return item, row.reclaimed_from, manifest.scalar()
 
     def enqueue_facts(self, item_id: str, capability: str) -> tuple[bool, int | None]:
         """In one read: whether the id is taken, and the capability's latest manifest version."""
         with self.database.read() as connection:
-            taken = connection.execute(_SEQ_BY_ID, {"item_id": item_id}).first() is not None
-            version = connection.execute(_LATEST_MANIFEST, {"capability": capability}).scalar()
+            taken = connection.execute(SEQ_BY_ID, {"item_id": item_id}).first() is not None
+            version = connection.execute(LATEST_MANIFEST, {"capability": capability}).scalar()
             return taken, version
 
     def item(self, item_id: str) -> WorkItem:
         """The item with every entry; NotFoundError if there is none."""
         with self.database.read() as connection:
-            row = connection.execute(_ITEM_BY_ID, {"item_id": item_id}).first()
+            row = connection.execute(ITEM_BY_ID, {"item_id": item_id}).first()
             if row is None:
                 raise NotFoundError(f"no work item '{item_id}' on the queue")
-            return _item_of(row, _entries(connection, item_id))
+            return item_of_row(row, entries_of(connection, item_id))
 
     def items(self, status: str | None = None, capability: str | None = None) -> list[WorkItem]:
         """Items oldest first, without their entries (a board shows the envelope only)."""
@@ -179,7 +165,7 @@ class WorkQueueRepository:
         if capability is not None:
             query = query.where(work_items.c.capability == capability)
         with self.database.read() as connection:
-            return [_item_of(row, []) for row in connection.execute(query)]
+            return [item_of_row(row, []) for row in connection.execute(query)]
 
     def counts(self) -> dict[str, int]:
         """How many items are in each status."""
@@ -195,7 +181,7 @@ class WorkQueueRepository:
             .order_by(work_items.c.lease_expires_at)
         )
         with self.database.read() as connection:
-            found = ((row.id, _lease_of(row)) for row in connection.execute(query))
+            found = ((row.id, lease_of_row(row)) for row in connection.execute(query))
             return [(item_id, lease) for item_id, lease in found if lease is not None]
 
     # --- guarded changes -----------------------------------------------------------------
@@ -204,7 +190,7 @@ class WorkQueueRepository:
         """Move a lease's expiry; False if ``token`` is not the item's current lease."""
         statement = (
             update(work_items)
-            .where(_holds(item_id, token))
+            .where(holds(item_id, token))
             .values(lease_expires_at=expires_at, updated_at=now)
         )
         with self.database.write() as connection:
@@ -215,7 +201,7 @@ class WorkQueueRepository:
         token is not the current lease's."""
         statement = (
             update(work_items)
-            .where(_holds(item_id, token))
+            .where(holds(item_id, token))
             .values(build_rounds=work_items.c.build_rounds + 1, updated_at=now)
             .returning(work_items.c.build_rounds)
         )
@@ -239,11 +225,11 @@ class WorkQueueRepository:
             "rounds": change.build_rounds,
             "filed": None if change.landing is None else change.landing[0].ref,
         }
-        statement = _CHANGE_ANY if change.token is None else _CHANGE_HELD
+        statement = CHANGE_ANY if change.token is None else CHANGE_HELD
         with self.database.write() as connection:
             if connection.execute(statement, values).rowcount != 1:
                 return False
-            _insert_entries(connection, item_id, change.entries)
+            insert_entries(connection, item_id, change.entries)
             if change.landing is not None:
                 write_landings(connection, [change.landing])
             return True
@@ -252,7 +238,7 @@ class WorkQueueRepository:
         """Add entries; with a token only while that lease is current, without one only while
         nobody holds the item. False, with nothing written, otherwise."""
         if token is not None:
-            guard = _holds(item_id, token)
+            guard = holds(item_id, token)
         else:  # nobody holds it, and it is still open: a filed record no longer grows
             held_or_closed = sorted(LEASED | TERMINAL)
             guard = and_(work_items.c.id == item_id, work_items.c.status.not_in(held_or_closed))
@@ -260,7 +246,7 @@ class WorkQueueRepository:
             held = connection.execute(select(work_items.c.seq).where(guard).with_for_update())
             if held.first() is None:
                 return False
-            _insert_entries(connection, item_id, entries)
+            insert_entries(connection, item_id, entries)
             return True
 
     def add_approval(self, item_id: str, approval: dict[str, Any], entry: Entry) -> bool:
@@ -278,7 +264,7 @@ class WorkQueueRepository:
             connection.execute(
                 update(work_items).where(work_items.c.id == item_id).values(approvals=approvals)
             )
-            _insert_entries(connection, item_id, [entry])
+            insert_entries(connection, item_id, [entry])
             return True
 
     # --- manifests and signatures --------------------------------------------------------
@@ -331,7 +317,7 @@ class WorkQueueRepository:
     def manifest_version(self, capability: str) -> int | None:
         """The latest published version of a capability's manifest, or None."""
         with self.database.read() as connection:
-            return connection.execute(_LATEST_MANIFEST, {"capability": capability}).scalar()
+            return connection.execute(LATEST_MANIFEST, {"capability": capability}).scalar()
 
     def unsigned(self) -> list[WorkItem]:
         """Filed terminal items without a close-out signature, oldest first, with entries."""
@@ -344,7 +330,7 @@ class WorkQueueRepository:
         )
         with self.database.read() as connection:
             rows = list(connection.execute(query))
-            return [_item_of(row, _entries(connection, row.id)) for row in rows]
+            return [item_of_row(row, entries_of(connection, row.id)) for row in rows]
 
     def sign(self, item_id: str, channel: str, digest: str, now: datetime) -> bool:
         """Record the close-out signature; False if the item was signed already."""
@@ -363,147 +349,3 @@ class WorkQueueRepository:
         with self.database.read() as connection:
             row = connection.execute(query.where(table.c.item_id == item_id)).first()
             return None if row is None else (row[0], row[1], row[2])
-
-
-def _lease_statement(typed: bool) -> Any:
-    """The one statement a pull is: lease the oldest item in scope whose lease expired, else
-    the oldest queued one. Each is found by its own probe of the (capability, status, seq)
-    index, so a pull costs the same however many items the queue has closed; each probe
-    skips rows other pullers hold locked (PostgreSQL), and the second runs only when the
-    first finds nothing."""
-    in_scope = work_items.c.capability == bindparam("in_capability")
-    if typed:
-        in_scope = and_(in_scope, work_items.c.artifact.in_(bindparam("in_types", expanding=True)))
-    expired = select(work_items.c.seq).where(
-        in_scope,
-        work_items.c.status.in_(sorted(LEASED)),
-        work_items.c.lease_expires_at <= bindparam("at_now", type_=UtcTimestamp),
-    )
-    queued = select(work_items.c.seq).where(in_scope, work_items.c.status == "queued")
-    first = [
-        query.order_by(work_items.c.seq).limit(1).with_for_update(skip_locked=True)
-        for query in (expired, queued)
-    ]
-    chosen = func.coalesce(*(query.scalar_subquery() for query in first))
-    return (
-        update(work_items)
-        .where(work_items.c.seq == chosen)
-        .values(
-            reclaimed_from=case(
-                (work_items.c.status == "queued", None), else_=work_items.c.lease_worker
-            ),
-            status="leased",
-            lease_worker=bindparam("to_worker"),
-            lease_token=work_items.c.lease_token + 1,
-            lease_expires_at=bindparam("until", type_=UtcTimestamp),
-            updated_at=bindparam("at_now", type_=UtcTimestamp),
-        )
-        .returning(*work_items.c)
-    )
-
-
-_LEASE_ANY, _LEASE_TYPED = _lease_statement(False), _lease_statement(True)
-
-
-def _change_statement(held: bool) -> Any:
-    """A guarded status change: only from the statuses named, and (``held``) only under the
-    lease with the token named. Unset counters and ref keep what is stored."""
-    guard = and_(
-        work_items.c.id == bindparam("the_id"),
-        work_items.c.status.in_(bindparam("from_statuses", expanding=True)),
-    )
-    if held:
-        guard = and_(guard, work_items.c.lease_token == bindparam("the_token", type_=Integer))
-    keep = bindparam("keep_lease", type_=Boolean)
-    return (
-        update(work_items)
-        .where(guard)
-        .values(
-            status=bindparam("to_status"),
-            updated_at=bindparam("at_now", type_=UtcTimestamp),
-            lease_worker=case((keep, work_items.c.lease_worker), else_=None),
-            lease_expires_at=case((keep, work_items.c.lease_expires_at), else_=None),
-            lease_token=work_items.c.lease_token + bindparam("bump", type_=Integer),
-            context_bounces=func.coalesce(
-                bindparam("bounces", type_=Integer), work_items.c.context_bounces
-            ),
-            build_rounds=func.coalesce(
-                bindparam("rounds", type_=Integer), work_items.c.build_rounds
-            ),
-            filed_ref=func.coalesce(bindparam("filed", type_=String), work_items.c.filed_ref),
-        )
-    )
-
-
-_CHANGE_ANY, _CHANGE_HELD = _change_statement(False), _change_statement(True)
-
-
-def _holds(item_id: str, token: int) -> Any:
-    return and_(
-        work_items.c.id == item_id,
-        work_items.c.lease_token == token,
-        work_items.c.status.in_(LEASED),
-    )
-
-
-def _item_values(item: WorkItem, now: datetime) -> dict[str, Any]:
-    return {
-        "id": item.id,
-        "artifact": item.artifact,
-        "capability": item.capability,
-        "subject": item.subject,
-        "status": item.status,
-        "requested_by": item.requested_by,
-        "created_at": item.created_at,
-        "updated_at": now,
-        "order_text": item.order,
-        "context": [source.as_dict() for source in item.context],
-        "approvals": item.recorded_approvals(),
-        "extra": item.extra,
-        "context_bounces": item.context_bounces,
-        "build_rounds": item.build_rounds,
-    }
-
-
-def _insert_entries(connection: Connection, item_id: str, entries: Iterable[Entry]) -> None:
-    rows = [{"item_id": item_id, "section": section, "text": text} for section, text in entries]
-    if rows:
-        connection.execute(_ADD_ENTRIES, rows)
-
-
-def _entries(connection: Connection, item_id: str) -> list[Entry]:
-    rows = connection.execute(_ENTRIES_OF, {"item_id": item_id})
-    return [(section, text) for section, text in rows]
-
-
-def _lease_of(row: Row) -> Lease | None:
-    if row.status not in LEASED or row.lease_worker is None or row.lease_expires_at is None:
-        return None
-    return Lease(row.lease_worker, row.lease_token, row.lease_expires_at)
-
-
-def _item_of(row: Row, entries: list[Entry]) -> WorkItem:
-    def section(name: str) -> tuple[str, ...]:
-        return tuple(text for kind, text in entries if kind == name)
-
-    return WorkItem(
-        id=row.id,
-        artifact=row.artifact,
-        capability=row.capability,
-        subject=row.subject,
-        requested_by=row.requested_by,
-        created_at=row.created_at,
-        order=row.order_text,
-        status=row.status,
-        lease=_lease_of(row),
-        context=tuple(source_of(entry) for entry in row.context),
-        approvals=tuple(approvals_of(row.approvals)),
-        approval_entries=tuple(row.approvals or ()),
-        context_bounces=row.context_bounces,
-        build_rounds=row.build_rounds,
-        snapshot=section(SNAPSHOT),
-        work_log=section(WORK_LOG),
-        artifacts=section(ARTIFACTS),
-        extra=dict(row.extra or {}),
-        updated_at=row.updated_at,
-    )

@@ -23,10 +23,12 @@ from PySide6.QtWidgets import (
     QWidget,
 )
 
-from studio.fabric.queue import GateARefusedError, WorkQueue
+from studio.fabric.queue import WorkQueue
+from studio.fabric.queue_errors import GateARefusedError
 from studio.model.capabilities import PublishedManifest
 from studio.model.gate_a import GateFailure
-from studio.model.work_items import WorkItem, WorkItemFormatError
+from studio.model.work_item_documents import WorkItemFormatError
+from studio.model.work_items import WorkItem
 from studio.ui.icons import icon
 from studio.ui.store_calls import StoreCalls
 from studio.ui.work.work_feed import WorkFeed

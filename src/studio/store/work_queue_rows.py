@@ -1,0 +1,205 @@
+"""The work queue's rows and the statements it runs often: each statement is built once (building
+one costs several times what SQLite takes to run it), and rows become ``WorkItem``s here.
+
+A pull is one statement (``LEASE_ANY``/``LEASE_TYPED``); every guarded change is one
+(``CHANGE_ANY`` for a person's, ``CHANGE_HELD`` for a lease holder's).
+"""
+
+from __future__ import annotations
+
+from collections.abc import Iterable
+from datetime import datetime
+from typing import Any
+
+from sqlalchemy import (
+    Boolean,
+    Connection,
+    Integer,
+    Row,
+    String,
+    and_,
+    bindparam,
+    case,
+    func,
+    insert,
+    select,
+    update,
+)
+
+from studio.model.work_items import (
+    ARTIFACTS,
+    LEASED,
+    SNAPSHOT,
+    WORK_LOG,
+    Lease,
+    WorkItem,
+    approvals_of,
+    source_of,
+)
+from studio.store.schema import UtcTimestamp
+from studio.store.work_queue_schema import (
+    capability_manifests,
+    work_item_entries,
+    work_items,
+)
+
+Entry = tuple[str, str]
+"""A section name and the text added to it."""
+
+
+ITEM_BY_ID = select(work_items).where(work_items.c.id == bindparam("item_id"))
+SEQ_BY_ID = select(work_items.c.seq).where(work_items.c.id == bindparam("item_id"))
+ENTRIES_OF = (
+    select(work_item_entries.c.section, work_item_entries.c.text)
+    .where(work_item_entries.c.item_id == bindparam("item_id"))
+    .order_by(work_item_entries.c.seq)
+)
+ADD_ENTRIES = insert(work_item_entries)
+ADD_ITEM = insert(work_items)
+LATEST_MANIFEST = select(func.max(capability_manifests.c.version)).where(
+    capability_manifests.c.capability == bindparam("capability")
+)
+
+
+def _lease_statement(typed: bool) -> Any:
+    """The one statement a pull is: lease the oldest item in scope whose lease expired, else
+    the oldest queued one. Each is found by its own probe of the (capability, status, seq)
+    index, so a pull costs the same however many items the queue has closed; each probe
+    skips rows other pullers hold locked (PostgreSQL), and the second runs only when the
+    first finds nothing."""
+    in_scope = work_items.c.capability == bindparam("in_capability")
+    if typed:
+        in_scope = and_(in_scope, work_items.c.artifact.in_(bindparam("in_types", expanding=True)))
+    expired = select(work_items.c.seq).where(
+        in_scope,
+        work_items.c.status.in_(sorted(LEASED)),
+        work_items.c.lease_expires_at <= bindparam("at_now", type_=UtcTimestamp),
+    )
+    queued = select(work_items.c.seq).where(in_scope, work_items.c.status == "queued")
+    first = [
+        query.order_by(work_items.c.seq).limit(1).with_for_update(skip_locked=True)
+        for query in (expired, queued)
+    ]
+    chosen = func.coalesce(*(query.scalar_subquery() for query in first))
+    return (
+        update(work_items)
+        .where(work_items.c.seq == chosen)
+        .values(
+            reclaimed_from=case(
+                (work_items.c.status == "queued", None), else_=work_items.c.lease_worker
+            ),
+            status="leased",
+            lease_worker=bindparam("to_worker"),
+            lease_token=work_items.c.lease_token + 1,
+            lease_expires_at=bindparam("until", type_=UtcTimestamp),
+            updated_at=bindparam("at_now", type_=UtcTimestamp),
+        )
+        .returning(*work_items.c)
+    )
+
+
+LEASE_ANY, LEASE_TYPED = _lease_statement(False), _lease_statement(True)
+
+
+def _change_statement(held: bool) -> Any:
+    """A guarded status change: only from the statuses named, and (``held``) only under the
+    lease with the token named. Unset counters and ref keep what is stored."""
+    guard = and_(
+        work_items.c.id == bindparam("the_id"),
+        work_items.c.status.in_(bindparam("from_statuses", expanding=True)),
+    )
+    if held:
+        guard = and_(guard, work_items.c.lease_token == bindparam("the_token", type_=Integer))
+    keep = bindparam("keep_lease", type_=Boolean)
+    return (
+        update(work_items)
+        .where(guard)
+        .values(
+            status=bindparam("to_status"),
+            updated_at=bindparam("at_now", type_=UtcTimestamp),
+            lease_worker=case((keep, work_items.c.lease_worker), else_=None),
+            lease_expires_at=case((keep, work_items.c.lease_expires_at), else_=None),
+            lease_token=work_items.c.lease_token + bindparam("bump", type_=Integer),
+            context_bounces=func.coalesce(
+                bindparam("bounces", type_=Integer), work_items.c.context_bounces
+            ),
+            build_rounds=func.coalesce(
+                bindparam("rounds", type_=Integer), work_items.c.build_rounds
+            ),
+            filed_ref=func.coalesce(bindparam("filed", type_=String), work_items.c.filed_ref),
+        )
+    )
+
+
+CHANGE_ANY, CHANGE_HELD = _change_statement(False), _change_statement(True)
+
+
+def holds(item_id: str, token: int) -> Any:
+    return and_(
+        work_items.c.id == item_id,
+        work_items.c.lease_token == token,
+        work_items.c.status.in_(LEASED),
+    )
+
+
+def item_values(item: WorkItem, now: datetime) -> dict[str, Any]:
+    return {
+        "id": item.id,
+        "artifact": item.artifact,
+        "capability": item.capability,
+        "subject": item.subject,
+        "status": item.status,
+        "requested_by": item.requested_by,
+        "created_at": item.created_at,
+        "updated_at": now,
+        "order_text": item.order,
+        "context": [source.as_dict() for source in item.context],
+        "approvals": item.recorded_approvals(),
+        "extra": item.extra,
+        "context_bounces": item.context_bounces,
+        "build_rounds": item.build_rounds,
+    }
+
+
+def insert_entries(connection: Connection, item_id: str, entries: Iterable[Entry]) -> None:
+    rows = [{"item_id": item_id, "section": section, "text": text} for section, text in entries]
+    if rows:
+        connection.execute(ADD_ENTRIES, rows)
+
+
+def entries_of(connection: Connection, item_id: str) -> list[Entry]:
+    rows = connection.execute(ENTRIES_OF, {"item_id": item_id})
+    return [(section, text) for section, text in rows]
+
+
+def lease_of_row(row: Row) -> Lease | None:
+    if row.status not in LEASED or row.lease_worker is None or row.lease_expires_at is None:
+        return None
+    return Lease(row.lease_worker, row.lease_token, row.lease_expires_at)
+
+
+def item_of_row(row: Row, entries: list[Entry]) -> WorkItem:
+    def section(name: str) -> tuple[str, ...]:
+        return tuple(text for kind, text in entries if kind == name)
+
+    return WorkItem(
+        id=row.id,
+        artifact=row.artifact,
+        capability=row.capability,
+        subject=row.subject,
+        requested_by=row.requested_by,
+        created_at=row.created_at,
+        order=row.order_text,
+        status=row.status,
+        lease=lease_of_row(row),
+        context=tuple(source_of(entry) for entry in row.context),
+        approvals=tuple(approvals_of(row.approvals)),
+        approval_entries=tuple(row.approvals or ()),
+        context_bounces=row.context_bounces,
+        build_rounds=row.build_rounds,
+        snapshot=section(SNAPSHOT),
+        work_log=section(WORK_LOG),
+        artifacts=section(ARTIFACTS),
+        extra=dict(row.extra or {}),
+        updated_at=row.updated_at,
+    )
