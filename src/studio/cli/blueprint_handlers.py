@@ -10,7 +10,7 @@ from studio.cli.agent_names import did_you_mean
 from studio.cli.apps_handlers import resolve_app
 from studio.cli.ids import MIN_PREFIX, the_one_match
 from studio.cli.shared import EXIT_INVALID, EXIT_OK, ArgumentProblem, fail, workspace_for
-from studio.cli.validation import print_problems
+from studio.cli.validation_handlers import print_problems
 from studio.cli.workflow_handlers import print_graph
 from studio.model import Blueprint, has_errors, load_workflow
 from studio.model.blueprint_import import (

@@ -1,7 +1,10 @@
-"""The ``studio`` command's parser and dispatch; each command group lives in its own module."""
+"""The ``studio`` command's parser and dispatch; each command group lives in its own module.
+
+Building the parser imports only the groups' argument modules, which need nothing beyond the
+standard library: ``studio --version`` and ``studio --help`` load no models, no database layer
+and no Qt. What a command needs loads when it runs."""
 
 import argparse
-import sys
 from collections.abc import Sequence
 
 from studio import __version__
@@ -19,35 +22,21 @@ from studio.cli import (
     worker,
     workflows,
 )
-from studio.cli.shared import EXIT_UNREADABLE, ArgumentProblem
-from studio.model.errors import StudioError
-from studio.model.workflow_files import WorkflowFileError
+from studio.cli.command_parser import CommandParser
 
 
 def main(argv: Sequence[str] | None = None) -> int:
     """Run the command line and return the process exit code."""
     args = build_parser().parse_args(argv)
-    handler = getattr(args, "handler", desktop.run_gui)
-    try:
-        return handler(args)
-    except KeyboardInterrupt:
-        print("studio: interrupted", file=sys.stderr)
-        return 130
-    except BrokenPipeError:
-        return EXIT_UNREADABLE
-    except ArgumentProblem as problem:  # an id that names no one thing, a time that is none
-        print(f"studio: {problem}", file=sys.stderr)
-        return EXIT_UNREADABLE
-    except (StudioError, WorkflowFileError) as failure:  # a database or settings file
-        print(f"studio: {failure}", file=sys.stderr)
-        return EXIT_UNREADABLE
+    # Imported here: running a command loads the models; printing the version or help does not.
+    from studio.cli.dispatch import run_command
+
+    return run_command(args)
 
 
 def build_parser() -> argparse.ArgumentParser:
     """The argument parser with every subcommand."""
-    parser = argparse.ArgumentParser(
-        prog="studio", description="Draw, run and trace agent workflows."
-    )
+    parser = CommandParser(prog="studio", description="Draw, run and trace agent workflows.")
     parser.add_argument("--version", action="version", version=f"studio {__version__}")
     commands = parser.add_subparsers(title="commands", metavar="COMMAND")
     desktop.add_commands(commands)

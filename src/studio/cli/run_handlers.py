@@ -17,7 +17,7 @@ from studio.cli.shared import (
     fail,
     workspace_for,
 )
-from studio.cli.validation import report_unreadable
+from studio.cli.validation_handlers import report_unreadable
 from studio.engine.logs import configure_logging
 from studio.engine.runner import AlreadyDecidedError, ExecutionBusyError, StepRunner
 from studio.model import DefinitionError, WorkflowFileError

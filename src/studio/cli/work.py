@@ -6,8 +6,8 @@ import argparse
 import getpass
 from collections.abc import Callable
 
+from studio.cli.command_parser import add_arguments_when_used
 from studio.cli.shared import add_db_option, add_json_option, lazy_handler
-from studio.model.work_items import PORT_EXITS, STATUSES
 
 
 def _handler(name: str) -> Callable[[argparse.Namespace], int]:
@@ -17,6 +17,13 @@ def _handler(name: str) -> Callable[[argparse.Namespace], int]:
 def add_commands(commands: argparse._SubParsersAction) -> None:
     """Register ``work`` and its actions."""
     work = commands.add_parser("work", help="the Fabric work queue: order, follow and close work")
+    add_arguments_when_used(work, _add_actions)
+
+
+def _add_actions(work: argparse.ArgumentParser) -> None:
+    """The actions and their arguments, added when a ``work`` command is parsed: they name the
+    queue's statuses and exits, which live with the models (loading them is not for
+    ``studio --help``)."""
     actions = work.add_subparsers(title="actions", required=True)
     _add_submitting(actions)
     _add_reading(actions)
@@ -44,6 +51,8 @@ def _add_submitting(actions: argparse._SubParsersAction) -> None:
 
 
 def _add_reading(actions: argparse._SubParsersAction) -> None:
+    from studio.model.work_items import STATUSES
+
     listing = actions.add_parser("list", help="the items on the queue, oldest first")
     listing.add_argument("--status", choices=STATUSES, metavar="S", help="only items in S")
     listing.add_argument("--capability", metavar="C", help="only items ordered from C")
@@ -54,6 +63,8 @@ def _add_reading(actions: argparse._SubParsersAction) -> None:
 
 
 def _add_lease_holding(actions: argparse._SubParsersAction) -> None:
+    from studio.model.work_items import PORT_EXITS
+
     ack = _item_action(actions, "ack", "end a lease with an exit", "work_ack")
     ack.add_argument("exit", metavar="EXIT", help=", ".join(PORT_EXITS))
     _token_options(ack, "why, on the work log")
