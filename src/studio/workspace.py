@@ -103,14 +103,14 @@ class WorkspaceWorld:
     def resolves(self, source: ContextSource) -> bool:
         return self.sources.resolves(source)
 
-    def filing(self, item: WorkItem) -> Landing:
+    def filing(self, item: WorkItem, head: str | None) -> Landing:
         runs = []
         for ref in item.artifacts:
             version = self.knowledge.version(ref)
             execution = None if version is None else version.front.produced_by.get("execution")
             if execution is not None and str(execution) not in runs:
                 runs.append(str(execution))
-        return filing_landing(self.knowledge, item, runs)
+        return filing_landing(item, runs, head)
 
     def _artifact_text(self, ref: str) -> str | None:
         try:

@@ -47,6 +47,7 @@ from __future__ import annotations
 import re
 import threading
 from collections.abc import Callable
+from dataclasses import replace
 from datetime import timedelta
 from pathlib import Path
 from typing import Any
@@ -601,8 +602,8 @@ def test_c13_a_terminal_ack_files_the_item_to_its_subject(
 
 
 class _FilingThatFails:
-    """The workspace's world, except that the landing it hands over is stored already, so
-    writing it inside the ack's transaction fails."""
+    """The workspace's world, except that the landing it hands over supersedes a version that
+    was never stored, so writing it inside the ack's transaction fails."""
 
     def __init__(self, world: WorkspaceWorld) -> None:
         self.world = world
@@ -610,10 +611,10 @@ class _FilingThatFails:
     def resolves(self, source: Any) -> bool:
         return self.world.resolves(source)
 
-    def filing(self, item: WorkItem) -> Landing | None:
-        landing = self.world.filing(item)
-        self.world.knowledge.add_versions([landing])
-        return landing
+    def filing(self, item: WorkItem, head: str | None) -> Landing | None:
+        version, text, derivation = self.world.filing(item, head)
+        front = replace(version.front, supersedes="nowhere/work-item/never-landed.md")
+        return replace(version, front=front), text, derivation
 
 
 def test_c13_if_filing_fails_the_ack_changes_nothing(

@@ -43,7 +43,7 @@ def test_an_order_quoting_item_blocks_files_as_a_record_with_no_items_of_its_own
     tmp_path: Path,
 ) -> None:
     repository = KnowledgeRepository(open_database(tmp_path / "studio.db"))
-    version, text, derivation = filing_landing(repository, _closed(QUOTED_BLOCKS), ["e-1"])
+    version, text, derivation = filing_landing(_closed(QUOTED_BLOCKS), ["e-1"], None)
     repository.add_versions([(version, text, derivation)])
 
     assert version.front.kind == WORK_ITEM_KIND

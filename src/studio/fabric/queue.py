@@ -57,11 +57,12 @@ OPEN = frozenset({"queued", *LEASED, "needs-context", "escalated"})
 
 class QueueWorld(Protocol):
     """What the queue asks of the rest of Studio: whether a source resolves, and the
-    knowledge landing that files a closed item (None: nothing to file it to)."""
+    knowledge landing that files a closed item (None: nothing to file it to), given the ref
+    its subject files it under now (None: never filed)."""
 
     def resolves(self, source: ContextSource) -> bool: ...
 
-    def filing(self, item: WorkItem) -> Landing | None: ...
+    def filing(self, item: WorkItem, head: str | None) -> Landing | None: ...
 
 
 @dataclass(frozen=True)
@@ -203,12 +204,16 @@ class WorkQueue(ManifestShelf):
             )
         if exit not in PORT_EXITS:
             raise ExitRefusedError(f"'{exit}' is not an exit ({', '.join(PORT_EXITS)})")
-        item = self.repository.item(item_id)
-        if item.lease is None or item.lease.token != token:
-            raise self._stale(item_id, token)
-        status, bounces = self._after(item, exit)
-        text = f"ack {exit} by {item.lease.worker} → {status}" + (f": {reason}" if reason else "")
-        return self._close_or_park(item, status, frozenset(LEASED), token, text, bounces)
+
+        def decide(item: WorkItem, head: str | None, now: datetime) -> Change:
+            if item.lease is None or item.lease.token != token:
+                raise _stale(item, token)
+            status, bounces = self._after(item, exit)
+            text = f"ack {exit} by {item.lease.worker} → {status}"
+            text += f": {reason}" if reason else ""
+            return self._closing(item, head, now, Change(status, LEASED, token), text, bounces)
+
+        return self._settle(item_id, decide)
 
     def release(self, item_id: str, token: int, reason: str = "") -> WorkItem:
         """Give a leased item back to the queue unbuilt (a worker stopping)."""
@@ -237,9 +242,14 @@ class WorkQueue(ManifestShelf):
 
     def kill(self, item_id: str, reason: str, by: str) -> WorkItem:
         """A person ends an open item: killed, and filed like any terminal item."""
-        item = self.repository.item(item_id)
         text = f"killed by {by}: {reason}"
-        return self._close_or_park(item, "killed", OPEN, None, text, None)
+
+        def decide(item: WorkItem, head: str | None, now: datetime) -> Change:
+            if item.status not in OPEN:
+                raise NotAllowedError(f"{item_id} is {item.status}: it cannot become killed")
+            return self._closing(item, head, now, Change("killed", OPEN), text, None)
+
+        return self._settle(item_id, decide)
 
     def return_to_intake(self, item_id: str, reason: str, by: str) -> WorkItem:
         """A person sends an open item back to intake (needs-context), fencing its holder."""
@@ -346,34 +356,47 @@ class WorkQueue(ManifestShelf):
             raise self._refused(item_id, token, status)
         return self.repository.item(item_id)
 
-    def _close_or_park(
+    def _closing(
         self,
         item: WorkItem,
-        status: str,
-        before: frozenset[str],
-        token: int | None,
+        head: str | None,
+        now: datetime,
+        change: Change,
         text: str,
         bounces: int | None,
-    ) -> WorkItem:
-        now = self.clock()
+    ) -> Change:
+        """``change`` with its work log line, and for a terminal status the item's filing
+        (superseding ``head``) with the line that says where it was filed."""
         line = log_line(now, text)
         landing = None
-        if status in TERMINAL:
-            closed = replace(item, status=status, lease=None, work_log=(*item.work_log, line))
-            landing = self.world.filing(closed)
+        if change.to_status in TERMINAL:
+            closed = replace(
+                item, status=change.to_status, lease=None, work_log=(*item.work_log, line)
+            )
+            landing = self.world.filing(closed, head)
         entries = [(WORK_LOG, line)]
         if landing is not None:
             filed = f"filed to {item.subject} as {landing[0].ref}"
             entries.append((WORK_LOG, log_line(now, filed)))
-        change = Change(status, before, token, entries, context_bounces=bounces, landing=landing)
-        if not self.repository.change(item.id, change, now):
-            raise self._refused(item.id, token, status)
+        return replace(change, entries=entries, context_bounces=bounces, landing=landing)
+
+    def _settle(
+        self, item_id: str, decide: Callable[[WorkItem, str | None, datetime], Change]
+    ) -> WorkItem:
+        """Decide and apply a change in one transaction; the item as it is after it."""
+        now = self.clock()
+        settled = self.repository.settle(item_id, lambda item, head: decide(item, head, now), now)
+        if settled is None:  # decide saw the item locked, so its change holds; never expected
+            raise StudioError(f"{item_id} changed while it was being settled")
+        item, change = settled
         return replace(
             item,
-            status=status,
+            status=change.to_status,
             lease=None,
-            context_bounces=item.context_bounces if bounces is None else bounces,
-            work_log=(*item.work_log, *(text for _section, text in entries)),
+            context_bounces=item.context_bounces
+            if change.context_bounces is None
+            else change.context_bounces,
+            work_log=(*item.work_log, *(text for _section, text in change.entries)),
         )
 
     def _refused(self, item_id: str, token: int | None, status: str) -> StudioError:
@@ -383,10 +406,14 @@ class WorkQueue(ManifestShelf):
         return NotAllowedError(f"{item_id} is {current}: it cannot become {status}")
 
     def _stale(self, item_id: str, token: int | None) -> StaleLeaseError:
-        item = self.repository.item(item_id)
-        lease = item.lease
-        held = f"held by {lease.worker} with token {lease.token}" if lease else item.status
-        return StaleLeaseError(f"{item_id}: lease token {token} is stale (the item is {held})")
+        return _stale(self.repository.item(item_id), token)
+
+
+def _stale(item: WorkItem, token: int | None) -> StaleLeaseError:
+    """The refusal of a write naming ``token`` to an item whose lease is not that one."""
+    lease = item.lease
+    held = f"held by {lease.worker} with token {lease.token}" if lease else item.status
+    return StaleLeaseError(f"{item.id}: lease token {token} is stale (the item is {held})")
 
 
 def _lease_text(worker: str, token: int, previous: str | None) -> str:

@@ -22,7 +22,7 @@ from studio.knowledge.landing import ArtifactRejectedError
 from studio.knowledge.lint import lint_front_matter
 from studio.model.knowledge import WORK_ITEM_KIND, ArtifactVersion
 from studio.model.work_items import WorkItem, dump_yaml, envelope, render_body
-from studio.store.knowledge import KnowledgeRepository, Landing, body_digest
+from studio.store.knowledge import Landing, body_digest
 
 
 def filed_front(item: WorkItem, runs: list[str]) -> dict[str, Any]:
@@ -50,14 +50,14 @@ _STORE_KEYS = frozenset({"kind", "title", "produced_by", "supersedes", "links"})
 """Front matter the knowledge store reads: the filed record's own, never an item's extras."""
 
 
-def filing_landing(repository: KnowledgeRepository, item: WorkItem, runs: list[str]) -> Landing:
-    """The checked, derived landing of a closed item, not stored yet; it supersedes an
-    artifact of the same subject and id if one is there. Raises ArtifactRejectedError."""
+def filing_landing(item: WorkItem, runs: list[str], head: str | None) -> Landing:
+    """The checked, derived landing of a closed item, not stored yet; it supersedes ``head``,
+    the ref of the subject's artifact with the item's id, if there is one. Raises
+    ArtifactRejectedError."""
     front_fields = filed_front(item, runs)
     problems = lint_front_matter(front_fields, lambda _ref: True)
     if problems:
         raise ArtifactRejectedError(problems, f"work item {item.id}")
-    head = repository.latest_ref(item.subject, item.id)
     if head is not None:
         front_fields["supersedes"] = head
     body = render_body(item)

@@ -52,5 +52,16 @@ def compile_for_driver(statement: ClauseElement, dialect: Dialect) -> DriverStat
     if not isinstance(compiled, SQLCompiler):
         raise TypeError(f"not a SQL statement: {statement}")
     names = tuple(compiled.positiontup or ())
-    converters = tuple(compiled.binds[name].type.bind_processor(dialect) for name in names)
-    return DriverStatement(str(compiled), names, converters, dict(compiled.params))
+    return DriverStatement(
+        str(compiled), names, converters_of(compiled, names), dict(compiled.params)
+    )
+
+
+def converters_of(
+    compiled: SQLCompiler, names: tuple[str, ...]
+) -> tuple[Callable[[Any], Any] | None, ...]:
+    """Each parameter's bind processor for the compiled dialect, as SQLAlchemy would apply it."""
+    dialect = compiled.dialect
+    return tuple(
+        compiled.binds[name].type.dialect_impl(dialect).bind_processor(dialect) for name in names
+    )

@@ -13,11 +13,14 @@ landing rules and inserts in ``knowledge_writes``, the rows of versions and thei
 from collections.abc import Iterable, Mapping
 from datetime import datetime
 
-from sqlalchemy import Connection, Row, Select, bindparam, delete, func, select
+from sqlalchemy import Connection, Row, Select, bindparam, delete, select
+from sqlalchemy.exc import IntegrityError
 
 from studio.model.errors import NotFoundError
 from studio.model.knowledge import ArtifactVersion, Derivation, GraphEdge, GraphNode
 from studio.store.database import Database
+from studio.store.driver_statements import sqlite_driver
+from studio.store.hot_statements import HotStatement
 from studio.store.knowledge_derived import (
     EncodedDerivation,
     VersionRows,
@@ -57,10 +60,10 @@ from studio.store.knowledge_writes import (
     check_landing,
     insert_all,
     insert_derived,
+    landing_facts,
     refuse_conflicts,
     store_bodies,
 )
-from studio.store.turns import KNOWLEDGE_LANDINGS, take_turn
 
 __all__ = [
     "ArtifactIntegrityError",
@@ -75,6 +78,7 @@ __all__ = [
     "check_landing",
     "encode_derivation",
     "fts_query",
+    "latest_ref",
     "write_landings",
 ]
 
@@ -83,7 +87,7 @@ Landing = tuple[ArtifactVersion, str, Derivation | EncodedDerivation]
 
 
 _REF_STORED = select(artifact_versions.c.ref).where(artifact_versions.c.ref == bindparam("ref"))
-_LATEST_REF = (
+_LATEST_REF = HotStatement(
     select(artifact_versions.c.ref)
     .where(artifact_versions.c.subject == bindparam("subject"))
     .where(artifact_versions.c.artifact_id == bindparam("artifact_id"))
@@ -92,21 +96,36 @@ _LATEST_REF = (
 )
 
 
+def latest_ref(connection: Connection, subject: str, artifact_id: str) -> str | None:
+    """The ref of the newest version of one artifact, or None, read in the caller's
+    transaction (no integrity check: for a writer deciding what a new version supersedes)."""
+    return _LATEST_REF.scalar(connection, {"subject": subject, "artifact_id": artifact_id})
+
+
 def write_landings(connection: Connection, landings: list[Landing]) -> None:
     """Store checked landings inside the caller's write transaction (see add_versions).
 
-    Versions are numbered in landing order. SQLite's writers take turns already; on
-    PostgreSQL concurrent landings take a transaction lock first, so two of them never pick
-    the same number or race past each other's conflict checks."""
-    take_turn(connection, KNOWLEDGE_LANDINGS)
-    refuse_conflicts(connection, [version for version, _, _ in landings])
-    last = connection.execute(select(func.max(artifact_versions.c.seq))).scalar() or 0
-    rows = [version_values(v, seq) for seq, (v, _, _) in enumerate(landings, last + 1)]
-    store_bodies(connection, {v.sha256: text for v, text, _ in landings})
-    insert_all(connection, artifact_versions, rows)
+    Versions are numbered in landing order. SQLite's writers take turns, so the checks see
+    every landing before this one. On PostgreSQL landings run side by side, each numbered
+    by the sequence; two that store the same ref, or supersede the same version, at the same
+    moment meet the tables' unique keys, and the later one is refused whole."""
+    versions = [version for version, _, _ in landings]
+    facts = landing_facts(connection, versions)
+    refuse_conflicts(connection, versions, facts)
+    rows = [version_values(v, seq) for seq, v in zip(facts.numbers, versions, strict=True)]
+    try:
+        store_bodies(connection, {v.sha256: text for v, text, _ in landings}, facts.bodies)
+        insert_all(connection, artifact_versions, rows)
+    except IntegrityError as clash:
+        if connection.dialect.name != "postgresql":
+            raise
+        raise KnowledgeConflictError(
+            f"cannot land {', '.join(v.ref for v in versions)}: another landing stored the "
+            "same ref, or superseded the same version, at the same moment"
+        ) from clash
     insert_derived(connection, [(v.ref, derivation) for v, _, derivation in landings])
     if connection.dialect.name == "sqlite":
-        connection.exec_driver_sql(
+        sqlite_driver(connection).executemany(
             f"INSERT INTO {SEARCH_TABLE} (rowid, ref, title, body) VALUES (?, ?, ?, ?)",
             [
                 (row["seq"], row["ref"], row["title"], text)
@@ -209,9 +228,8 @@ class KnowledgeRepository:
     def latest_ref(self, subject: str, artifact_id: str) -> str | None:
         """The ref of the newest version of one artifact, or None (no integrity check: for
         a writer deciding what a new version supersedes)."""
-        values = {"subject": subject, "artifact_id": artifact_id}
         with self.database.read() as connection:
-            return connection.execute(_LATEST_REF, values).scalar()
+            return latest_ref(connection, subject, artifact_id)
 
     def versions(
         self, subject: str | None = None, artifact_id: str | None = None, damaged: Damaged = None

@@ -249,3 +249,20 @@ def _fill_version_hashes(connection: Connection) -> None:
         connection.exec_driver_sql(
             SQLITE_APPEND_ONLY.format(table=table, event="UPDATE", name="update", label=label)
         )
+
+
+VERSION_NUMBERS = "artifact_version_numbers"
+"""The PostgreSQL sequence that numbers versions (``seq``)."""
+
+
+def add_version_numbers(connection: Connection) -> None:
+    """Version 8: on PostgreSQL a sequence hands out version numbers, so landings side by side
+    never wait for one another's numbers (SQLite's writers take turns anyway and number
+    versions after the last one). It starts after the last number stored."""
+    if connection.dialect.name != "postgresql":
+        return
+    connection.exec_driver_sql(f"CREATE SEQUENCE IF NOT EXISTS {VERSION_NUMBERS}")
+    connection.exec_driver_sql(
+        f"SELECT setval('{VERSION_NUMBERS}', "
+        "(SELECT coalesce(max(seq), 0) + 1 FROM artifact_versions), false)"
+    )

@@ -3,20 +3,40 @@ and the inserts themselves (on SQLite straight through the driver, the hot path 
 """
 
 from collections.abc import Callable
+from dataclasses import dataclass
 from functools import lru_cache
 from operator import itemgetter
 from typing import Any
 
-from sqlalchemy import BindParameter, Connection, Table, bindparam, insert, select
+from sqlalchemy import (
+    BindParameter,
+    Connection,
+    Label,
+    Select,
+    Table,
+    bindparam,
+    func,
+    insert,
+    literal,
+    literal_column,
+    select,
+)
+from sqlalchemy.dialects import postgresql
 from sqlalchemy.dialects.sqlite import dialect as sqlite_dialect
 
 from studio.model.errors import ConflictError
 from studio.model.knowledge import ArtifactVersion, Derivation
-from studio.store.driver_statements import DriverStatement, compile_for_driver, sqlite_driver
+from studio.store.driver_statements import (
+    DriverStatement,
+    compile_for_driver,
+    sqlite_driver,
+)
+from studio.store.hot_statements import HotStatement
 from studio.store.knowledge_derived import EncodedDerivation, check_derivation, document
 from studio.store.knowledge_integrity import ArtifactIntegrityError, body_digest
 from studio.store.knowledge_queries import present, rows_in
 from studio.store.knowledge_schema import (
+    VERSION_NUMBERS,
     artifact_bodies,
     artifact_versions,
     kg_derivations,
@@ -49,24 +69,101 @@ def check_landing(
         check_derivation(version.ref, derivation)
 
 
-def refuse_conflicts(connection: Connection, versions: list[ArtifactVersion]) -> None:
-    """Refuse a ref stored already and a supersedes that is unknown or would fork a chain."""
+@dataclass(frozen=True)
+class LandingFacts:
+    """What the stored versions say about a batch of landings, read before anything is
+    written: which of their refs and supersedes targets are stored, who supersedes each
+    target already and which bodies are stored; and the numbers the versions take, in
+    landing order."""
+
+    stored: set[str]
+    successors: dict[str, str]
+    bodies: set[str]
+    numbers: list[int]
+
+
+def landing_facts(connection: Connection, versions: list[ArtifactVersion]) -> LandingFacts:
+    """The facts a landing is judged by; one statement for a single version (a work item
+    filing as it closes), batched IN lists for many."""
+    if len(versions) == 1:
+        return _facts_of_one(connection, versions[0])
     table_ = artifact_versions.c
     targets = sorted({v.front.supersedes for v in versions if v.front.supersedes is not None})
     stored = present(connection, table_.ref, [v.ref for v in versions] + targets)
     query = select(table_.supersedes, table_.ref)
-    successors: dict[str, str] = {
+    successors = {
         replaced: ref for replaced, ref in rows_in(connection, query, table_.supersedes, targets)
     }
+    bodies = present(connection, artifact_bodies.c.sha256, sorted({v.sha256 for v in versions}))
+    return LandingFacts(stored, successors, bodies, _numbers(connection, len(versions)))
+
+
+def _numbers(connection: Connection, count: int) -> list[int]:
+    """The next ``count`` version numbers: from the sequence on PostgreSQL; after the last
+    one stored on SQLite, whose writers take turns."""
+    if connection.dialect.name == "postgresql":
+        numbers = connection.exec_driver_sql(
+            f"SELECT nextval('{VERSION_NUMBERS}') FROM generate_series(1, {int(count)})"
+        )
+        return sorted(int(number) for (number,) in numbers)
+    last = connection.execute(select(func.max(artifact_versions.c.seq))).scalar() or 0
+    return list(range(last + 1, last + 1 + count))
+
+
+def _facts_of_one(connection: Connection, version: ArtifactVersion) -> LandingFacts:
+    values = {"ref": version.ref, "target": version.front.supersedes, "sha": version.sha256}
+    statement = _ONE_LANDING[connection.dialect.name == "postgresql"]
+    (row,) = statement.rows(connection, values)  # scalar subqueries: always one row
+    stored = {version.ref} if row.ref_taken else set()
+    if row.target_stored:
+        stored.add(str(version.front.supersedes))
+    successors = {} if row.successor is None else {str(version.front.supersedes): row.successor}
+    bodies = {version.sha256} if row.body_stored else set()
+    return LandingFacts(stored, successors, bodies, [row.number])
+
+
+def _one_landing_statement(numbered: bool) -> Select:
+    """The facts of one landing in one statement, with its number: the sequence's next
+    (``numbered``: PostgreSQL) or the one after the last stored."""
+    table_ = artifact_versions.c
+
+    def found(query: Select, name: str) -> Label[Any]:
+        return query.limit(1).scalar_subquery().label(name)
+
+    after_last = func.coalesce(select(func.max(table_.seq)).scalar_subquery(), 0) + 1
+    number = literal_column(f"nextval('{VERSION_NUMBERS}')") if numbered else after_last
+    return select(
+        found(select(literal(1)).where(table_.ref == bindparam("ref")), "ref_taken"),
+        found(select(literal(1)).where(table_.ref == bindparam("target")), "target_stored"),
+        found(select(table_.ref).where(table_.supersedes == bindparam("target")), "successor"),
+        found(
+            select(literal(1)).where(artifact_bodies.c.sha256 == bindparam("sha")), "body_stored"
+        ),
+        number.label("number"),
+    )
+
+
+_ONE_LANDING = (
+    HotStatement(_one_landing_statement(numbered=False)),
+    HotStatement(_one_landing_statement(numbered=True)),
+)
+"""The single-landing facts statement: [0] numbers after the last stored, [1] by sequence."""
+
+
+def refuse_conflicts(
+    connection: Connection, versions: list[ArtifactVersion], facts: LandingFacts
+) -> None:
+    """Refuse a ref stored already and a supersedes that is unknown or would fork a chain."""
+    successors = dict(facts.successors)
     landed: set[str] = set()
     for version in versions:
         ref, replaced = version.ref, version.front.supersedes
-        if ref in stored or ref in landed:
+        if ref in facts.stored or ref in landed:
             raise KnowledgeConflictError(
                 f"cannot land {ref}: a version with that ref is stored already "
                 "(stored versions are never replaced)"
             )
-        if replaced is not None and replaced not in stored and replaced not in landed:
+        if replaced is not None and replaced not in facts.stored and replaced not in landed:
             raise KnowledgeConflictError(
                 f"cannot land {ref}: it supersedes {replaced}, which is not stored"
             )
@@ -92,14 +189,18 @@ def _chain_head(connection: Connection, ref: str, successors: dict[str, str]) ->
     return ref
 
 
-def store_bodies(connection: Connection, bodies: dict[str, str]) -> None:
-    """Insert the bodies whose SHA-256 is not stored yet."""
-    stored = present(connection, artifact_bodies.c.sha256, sorted(bodies))
+def store_bodies(connection: Connection, bodies: dict[str, str], stored: set[str]) -> None:
+    """Insert the bodies whose SHA-256 is not among the ``stored`` ones. On PostgreSQL a body
+    another landing is storing at the same moment is left to it (bodies are named by their
+    content, so both landings store the same text)."""
     new = [
         {"sha256": digest, "body": text, "size": len(text.encode("utf-8"))}
         for digest, text in bodies.items()
         if digest not in stored
     ]
+    if new and connection.dialect.name == "postgresql":
+        connection.execute(postgresql.insert(artifact_bodies).on_conflict_do_nothing(), new)
+        return
     insert_all(connection, artifact_bodies, new)
 
 

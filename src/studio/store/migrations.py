@@ -9,7 +9,11 @@ from sqlalchemy import Connection, DefaultClause, Table, inspect, select
 from studio.store import schema
 from studio.store.agent_library_schema import create_library
 from studio.store.errors import SchemaTooNewError
-from studio.store.knowledge_schema import add_version_hashes, create_knowledge
+from studio.store.knowledge_schema import (
+    add_version_hashes,
+    add_version_numbers,
+    create_knowledge,
+)
 from studio.store.work_queue_schema import create_work_queue
 
 Migration = Callable[[Connection], None]
@@ -88,6 +92,7 @@ MIGRATIONS: list[tuple[int, Migration]] = [
     (5, _add_apps_and_blueprint_links),
     (6, create_library),
     (7, create_work_queue),
+    (8, add_version_numbers),
 ]
 """Each step brings the schema to its version number; append, never edit, a step."""
 

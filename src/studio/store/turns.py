@@ -3,13 +3,12 @@
 SQLite lets one writer in at a time, so a transaction that reads "the latest version" and
 writes the next one sees no other writer between the two. PostgreSQL lets writers run side by
 side; the ones that number versions take a transaction-scoped advisory lock first, one per
-kind of numbering, and release it when they commit or roll back.
+kind of numbering, and release it when they commit or roll back. (Knowledge landings need no
+turn: a sequence numbers their versions, see ``knowledge_schema.VERSION_NUMBERS``.)
 """
 
 from sqlalchemy import Connection
 
-KNOWLEDGE_LANDINGS = 0x5354554449
-"""Landings in the knowledge store, which number versions in landing order."""
 AGENT_LIBRARY = 0x5354554441
 """Saves to the agent library, which number each agent's versions."""
 CAPABILITY_MANIFESTS = 0x535455444D

@@ -16,6 +16,7 @@ from datetime import datetime
 from typing import Any
 
 from sqlalchemy import (
+    Connection,
     and_,
     exists,
     func,
@@ -34,18 +35,19 @@ from studio.model.work_items import (
     WorkItem,
 )
 from studio.store.database import Database
-from studio.store.knowledge import Landing, check_landing, write_landings
+from studio.store.hot_statements import HotStatement
+from studio.store.knowledge import Landing, check_landing, latest_ref, write_landings
 from studio.store.turns import CAPABILITY_MANIFESTS, take_turn
 from studio.store.work_queue_rows import (
     ADD_ITEM,
-    CHANGE_ANY,
-    CHANGE_HELD,
     ITEM_BY_ID,
+    ITEM_FOR_UPDATE,
     LATEST_MANIFEST,
     LEASE_ANY,
     LEASE_TYPED,
     SEQ_BY_ID,
     Entry,
+    change_statement,
     entries_of,
     holds,
     insert_entries,
@@ -89,6 +91,13 @@ class Change:
     landing: Landing | None = None
 
 
+Decision = Callable[[WorkItem, str | None], Change]
+"""What ``settle`` asks: given the item as stored and the ref of its filed record (None: not
+filed), the change to make; it raises to refuse."""
+Settled = tuple[WorkItem, Change]
+"""The item as it was before a settled change, and the change made."""
+
+
 class WorkQueueRepository:
     """Items on the queue and what the queue records about them."""
 
@@ -99,14 +108,14 @@ class WorkQueueRepository:
 
     def exists(self, item_id: str) -> bool:
         with self.database.read() as connection:
-            return connection.execute(SEQ_BY_ID, {"item_id": item_id}).first() is not None
+            return SEQ_BY_ID.first(connection, {"item_id": item_id}) is not None
 
     def insert(self, item: WorkItem, entries: Iterable[Entry], now: datetime) -> None:
         """Put a new item on the queue with its first entries; DuplicateItemError if its id
         is taken."""
         try:
             with self.database.write() as connection:
-                connection.execute(ADD_ITEM, [item_values(item, now)])
+                ADD_ITEM.many(connection, [item_values(item, now)])
                 insert_entries(connection, item.id, entries)
         except IntegrityError as duplicate:
             raise DuplicateItemError(f"an item with id '{item.id}' is on the queue") from duplicate
@@ -124,7 +133,6 @@ class WorkQueueRepository:
         the worker whose lease was reclaimed, and the latest version of its capability's
         manifest (read in the same transaction, for Gate A at pull).
         ``log(reclaimed_from, token)`` is the work log entry written with the lease."""
-        statement = LEASE_TYPED if types else LEASE_ANY
         values = {
             "in_capability": capability,
             "in_types": sorted(types | {"menu"}),
@@ -133,29 +141,30 @@ class WorkQueueRepository:
             "until": expires_at,
         }
         with self.database.write() as connection:
-            row = connection.execute(statement, values).first()
+            if types:
+                row = connection.execute(LEASE_TYPED, values).first()
+            else:
+                del values["in_types"]
+                row = LEASE_ANY.first(connection, values)
             if row is None:
                 return None
             text = log(row.reclaimed_from, row.lease_token)
             insert_entries(connection, row.id, [(WORK_LOG, text)])
-            manifest = connection.execute(LATEST_MANIFEST, {"capability": row.capability})
+            manifest = LATEST_MANIFEST.scalar(connection, {"capability": row.capability})
             item = item_of_row(row, entries_of(connection, row.id))
-            return item, row.reclaimed_from, manifest.scalar()
+            return item, row.reclaimed_from, manifest
 
     def enqueue_facts(self, item_id: str, capability: str) -> tuple[bool, int | None]:
         """In one read: whether the id is taken, and the capability's latest manifest version."""
         with self.database.read() as connection:
-            taken = connection.execute(SEQ_BY_ID, {"item_id": item_id}).first() is not None
-            version = connection.execute(LATEST_MANIFEST, {"capability": capability}).scalar()
+            taken = SEQ_BY_ID.first(connection, {"item_id": item_id}) is not None
+            version = LATEST_MANIFEST.scalar(connection, {"capability": capability})
             return taken, version
 
     def item(self, item_id: str) -> WorkItem:
         """The item with every entry; NotFoundError if there is none."""
         with self.database.read() as connection:
-            row = connection.execute(ITEM_BY_ID, {"item_id": item_id}).first()
-            if row is None:
-                raise NotFoundError(f"no work item '{item_id}' on the queue")
-            return item_of_row(row, entries_of(connection, item_id))
+            return _item_in(connection, item_id, ITEM_BY_ID)
 
     def items(self, status: str | None = None, capability: str | None = None) -> list[WorkItem]:
         """Items oldest first, without their entries (a board shows the envelope only)."""
@@ -213,26 +222,21 @@ class WorkQueueRepository:
         transaction; False, with nothing written, when the guard does not hold."""
         if change.landing is not None:
             check_landing(*change.landing)
-        values = {
-            "the_id": item_id,
-            "from_statuses": sorted(change.from_statuses),
-            "the_token": change.token,
-            "to_status": change.to_status,
-            "at_now": now,
-            "keep_lease": change.to_status in LEASED,
-            "bump": 1 if change.token is None else 0,  # a person's change fences the holder
-            "bounces": change.context_bounces,
-            "rounds": change.build_rounds,
-            "filed": None if change.landing is None else change.landing[0].ref,
-        }
-        statement = CHANGE_ANY if change.token is None else CHANGE_HELD
         with self.database.write() as connection:
-            if connection.execute(statement, values).rowcount != 1:
-                return False
-            insert_entries(connection, item_id, change.entries)
+            return _apply(connection, item_id, change, now)
+
+    def settle(self, item_id: str, decide: Decision, now: datetime) -> Settled | None:
+        """Read an item and the ref its subject files it under now, let ``decide`` say what
+        changes, and apply that guarded change: one write transaction, the item's row locked
+        from the read to the commit. None, with nothing written, when the guard does not
+        hold; whatever ``decide`` raises leaves everything as it was."""
+        with self.database.write() as connection:
+            item = _item_in(connection, item_id, ITEM_FOR_UPDATE)
+            head = latest_ref(connection, item.subject, item.id)
+            change = decide(item, head)
             if change.landing is not None:
-                write_landings(connection, [change.landing])
-            return True
+                check_landing(*change.landing)
+            return (item, change) if _apply(connection, item_id, change, now) else None
 
     def append(self, item_id: str, entries: Sequence[Entry], token: int | None) -> bool:
         """Add entries; with a token only while that lease is current, without one only while
@@ -317,7 +321,7 @@ class WorkQueueRepository:
     def manifest_version(self, capability: str) -> int | None:
         """The latest published version of a capability's manifest, or None."""
         with self.database.read() as connection:
-            return connection.execute(LATEST_MANIFEST, {"capability": capability}).scalar()
+            return LATEST_MANIFEST.scalar(connection, {"capability": capability})
 
     def unsigned(self) -> list[WorkItem]:
         """Filed terminal items without a close-out signature, oldest first, with entries."""
@@ -349,3 +353,32 @@ class WorkQueueRepository:
         with self.database.read() as connection:
             row = connection.execute(query.where(table.c.item_id == item_id)).first()
             return None if row is None else (row[0], row[1], row[2])
+
+
+def _item_in(connection: Connection, item_id: str, statement: HotStatement) -> WorkItem:
+    row = statement.first(connection, {"item_id": item_id})
+    if row is None:
+        raise NotFoundError(f"no work item '{item_id}' on the queue")
+    return item_of_row(row, entries_of(connection, item_id))
+
+
+def _apply(connection: Connection, item_id: str, change: Change, now: datetime) -> bool:
+    values = {
+        "the_id": item_id,
+        "to_status": change.to_status,
+        "at_now": now,
+        "keep_lease": change.to_status in LEASED,
+        "bump": 1 if change.token is None else 0,  # a person's change fences the holder
+        "bounces": change.context_bounces,
+        "rounds": change.build_rounds,
+        "filed": None if change.landing is None else change.landing[0].ref,
+    }
+    if change.token is not None:
+        values["the_token"] = change.token
+    statement = change_statement(change.token is not None, change.from_statuses)
+    if statement.count(connection, values) != 1:
+        return False
+    insert_entries(connection, item_id, change.entries)
+    if change.landing is not None:
+        write_landings(connection, [change.landing])
+    return True

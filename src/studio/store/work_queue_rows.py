@@ -2,26 +2,28 @@
 one costs several times what SQLite takes to run it), and rows become ``WorkItem``s here.
 
 A pull is one statement (``LEASE_ANY``/``LEASE_TYPED``); every guarded change is one
-(``CHANGE_ANY`` for a person's, ``CHANGE_HELD`` for a lease holder's).
+(``change_statement``: a person's, or a lease holder's naming its token). The ones a pull, an
+ack and an enqueue run are HotStatements: on SQLite they go straight to the driver.
 """
 
 from __future__ import annotations
 
 from collections.abc import Iterable
 from datetime import datetime
+from functools import lru_cache
 from typing import Any
 
 from sqlalchemy import (
     Boolean,
     Connection,
     Integer,
-    Row,
     String,
     and_,
     bindparam,
     case,
     func,
     insert,
+    literal_column,
     select,
     update,
 )
@@ -36,6 +38,7 @@ from studio.model.work_items import (
     approvals_of,
     source_of,
 )
+from studio.store.hot_statements import HotStatement
 from studio.store.schema import UtcTimestamp
 from studio.store.work_queue_schema import (
     capability_manifests,
@@ -47,18 +50,38 @@ Entry = tuple[str, str]
 """A section name and the text added to it."""
 
 
-ITEM_BY_ID = select(work_items).where(work_items.c.id == bindparam("item_id"))
-SEQ_BY_ID = select(work_items.c.seq).where(work_items.c.id == bindparam("item_id"))
-ENTRIES_OF = (
+ITEM_COLUMNS = (
+    "id", "artifact", "capability", "subject", "status", "requested_by", "created_at",
+    "updated_at", "order_text", "context", "approvals", "extra", "context_bounces",
+    "build_rounds",
+)  # fmt: skip
+"""The columns a new item is inserted with (``item_values``); the rest start empty."""
+
+_by_id = work_items.c.id == bindparam("item_id")
+ITEM_BY_ID = HotStatement(select(work_items).where(_by_id))
+ITEM_FOR_UPDATE = HotStatement(select(work_items).where(_by_id).with_for_update())
+SEQ_BY_ID = HotStatement(select(work_items.c.seq).where(_by_id))
+ENTRIES_OF = HotStatement(
     select(work_item_entries.c.section, work_item_entries.c.text)
     .where(work_item_entries.c.item_id == bindparam("item_id"))
     .order_by(work_item_entries.c.seq)
 )
-ADD_ENTRIES = insert(work_item_entries)
-ADD_ITEM = insert(work_items)
-LATEST_MANIFEST = select(func.max(capability_manifests.c.version)).where(
-    capability_manifests.c.capability == bindparam("capability")
+ADD_ENTRIES = HotStatement(
+    insert(work_item_entries).values(
+        {name: bindparam(name) for name in ("item_id", "section", "text")}
+    )
 )
+ADD_ITEM = HotStatement(insert(work_items).values({name: bindparam(name) for name in ITEM_COLUMNS}))
+LATEST_MANIFEST = HotStatement(
+    select(func.max(capability_manifests.c.version)).where(
+        capability_manifests.c.capability == bindparam("capability")
+    )
+)
+
+
+def _constants(values: Iterable[str]) -> list[Any]:
+    """Statuses written into the SQL, so the statement needs no IN list bound per call."""
+    return [literal_column(f"'{value}'") for value in sorted(values)]
 
 
 def _lease_statement(typed: bool) -> Any:
@@ -72,7 +95,7 @@ def _lease_statement(typed: bool) -> Any:
         in_scope = and_(in_scope, work_items.c.artifact.in_(bindparam("in_types", expanding=True)))
     expired = select(work_items.c.seq).where(
         in_scope,
-        work_items.c.status.in_(sorted(LEASED)),
+        work_items.c.status.in_(_constants(LEASED)),
         work_items.c.lease_expires_at <= bindparam("at_now", type_=UtcTimestamp),
     )
     queued = select(work_items.c.seq).where(in_scope, work_items.c.status == "queued")
@@ -98,20 +121,23 @@ def _lease_statement(typed: bool) -> Any:
     )
 
 
-LEASE_ANY, LEASE_TYPED = _lease_statement(False), _lease_statement(True)
+LEASE_ANY = HotStatement(_lease_statement(False))
+LEASE_TYPED = _lease_statement(True)
+"""A pull of named artifact types: its types are an IN list bound per call."""
 
 
-def _change_statement(held: bool) -> Any:
+@lru_cache(maxsize=32)
+def change_statement(held: bool, from_statuses: frozenset[str]) -> HotStatement:
     """A guarded status change: only from the statuses named, and (``held``) only under the
     lease with the token named. Unset counters and ref keep what is stored."""
     guard = and_(
         work_items.c.id == bindparam("the_id"),
-        work_items.c.status.in_(bindparam("from_statuses", expanding=True)),
+        work_items.c.status.in_(_constants(from_statuses)),
     )
     if held:
         guard = and_(guard, work_items.c.lease_token == bindparam("the_token", type_=Integer))
     keep = bindparam("keep_lease", type_=Boolean)
-    return (
+    return HotStatement(
         update(work_items)
         .where(guard)
         .values(
@@ -129,9 +155,6 @@ def _change_statement(held: bool) -> Any:
             filed_ref=func.coalesce(bindparam("filed", type_=String), work_items.c.filed_ref),
         )
     )
-
-
-CHANGE_ANY, CHANGE_HELD = _change_statement(False), _change_statement(True)
 
 
 def holds(item_id: str, token: int) -> Any:
@@ -163,22 +186,21 @@ def item_values(item: WorkItem, now: datetime) -> dict[str, Any]:
 
 def insert_entries(connection: Connection, item_id: str, entries: Iterable[Entry]) -> None:
     rows = [{"item_id": item_id, "section": section, "text": text} for section, text in entries]
-    if rows:
-        connection.execute(ADD_ENTRIES, rows)
+    ADD_ENTRIES.many(connection, rows)
 
 
 def entries_of(connection: Connection, item_id: str) -> list[Entry]:
-    rows = connection.execute(ENTRIES_OF, {"item_id": item_id})
+    rows = ENTRIES_OF.rows(connection, {"item_id": item_id})
     return [(section, text) for section, text in rows]
 
 
-def lease_of_row(row: Row) -> Lease | None:
+def lease_of_row(row: Any) -> Lease | None:
     if row.status not in LEASED or row.lease_worker is None or row.lease_expires_at is None:
         return None
     return Lease(row.lease_worker, row.lease_token, row.lease_expires_at)
 
 
-def item_of_row(row: Row, entries: list[Entry]) -> WorkItem:
+def item_of_row(row: Any, entries: list[Entry]) -> WorkItem:
     def section(name: str) -> tuple[str, ...]:
         return tuple(text for kind, text in entries if kind == name)
 

@@ -1,0 +1,187 @@
+"""Statements a hot path runs many times a second (a pull, an ack, an enqueue), run on the
+driver connection under SQLAlchemy's transaction.
+
+Each Core statement is compiled once per driver to its SQL text, its parameters' names and
+their bind processors; its rows are decoded with its columns' result processors, so what
+comes back is what SQLAlchemy would have returned, for a fraction of the cost: SQLAlchemy's
+execute machinery costs about as much as SQLite's own work for a one-row update, and on
+PostgreSQL it is most of the client's time per item. SQLite (``pysqlite``) takes positional
+parameters, PostgreSQL (``psycopg``) named ones; any other driver runs the statement through
+SQLAlchemy. A driver error is raised as SQLAlchemy would raise it (an IntegrityError for a
+broken constraint), so callers catch the same errors whichever way a statement ran.
+
+A hot statement's IN lists must be constants written into its SQL (``literal_column``): an
+expanding parameter cannot be compiled ahead.
+"""
+
+from __future__ import annotations
+
+from collections import namedtuple
+from collections.abc import Callable, Iterator, Mapping, Sequence
+from contextlib import contextmanager
+from dataclasses import dataclass
+from typing import Any
+
+from sqlalchemy import Connection, Dialect, Insert, Select, Update
+from sqlalchemy.exc import DBAPIError
+from sqlalchemy.sql.compiler import SQLCompiler
+
+from studio.store.driver_statements import converters_of
+
+HotSql = Select[Any] | Insert | Update
+"""What a HotStatement runs."""
+
+_DRIVERS = frozenset({"pysqlite", "psycopg"})
+"""The drivers a hot statement runs on directly."""
+
+_row_type: Callable[..., Any] = namedtuple
+"""namedtuple, for row types whose column names are known only when a statement compiles."""
+
+
+class HotStatement:
+    """A Core statement run straight on the driver (see the module's docstring)."""
+
+    def __init__(self, statement: HotSql) -> None:
+        self.statement = statement
+        self._compiled: dict[str, _Compiled] = {}
+
+    def rows(self, connection: Connection, values: Mapping[str, Any]) -> list[Any]:
+        """Every row the statement returns, with the columns as attributes."""
+        compiled = self._for(connection)
+        if compiled is None:
+            return list(connection.execute(self.statement, dict(values)))
+        with compiled.errors(connection):
+            found = compiled.cursor(connection, values).fetchall()
+        return [compiled.decode(row) for row in found]
+
+    def first(self, connection: Connection, values: Mapping[str, Any]) -> Any | None:
+        """The first row, or None."""
+        found = self.rows(connection, values)
+        return found[0] if found else None
+
+    def scalar(self, connection: Connection, values: Mapping[str, Any]) -> Any:
+        """The first column of the first row, or None."""
+        row = self.first(connection, values)
+        return None if row is None else row[0]
+
+    def count(self, connection: Connection, values: Mapping[str, Any]) -> int:
+        """Run a statement that returns no rows; how many rows it changed."""
+        compiled = self._for(connection)
+        if compiled is None:
+            return int(connection.execute(self.statement, dict(values)).rowcount)
+        with compiled.errors(connection):
+            return int(compiled.cursor(connection, values).rowcount)
+
+    def many(self, connection: Connection, rows: Sequence[Mapping[str, Any]]) -> None:
+        """Run the statement once per set of values (an insert of several rows): on
+        PostgreSQL in one round trip."""
+        if not rows:
+            return
+        compiled = self._for(connection)
+        if compiled is None:
+            connection.execute(self.statement, [dict(row) for row in rows])
+            return
+        with compiled.errors(connection):
+            compiled.run_many(connection, rows)
+
+    def _for(self, connection: Connection) -> _Compiled | None:
+        dialect = connection.dialect
+        if dialect.driver not in _DRIVERS:
+            return None
+        compiled = self._compiled.get(dialect.driver)
+        if compiled is None:
+            compiled = self._compiled[dialect.driver] = _compile(self.statement, dialect)
+        return compiled
+
+
+@dataclass(frozen=True)
+class _Compiled:
+    """A statement compiled for one driver."""
+
+    sql: str
+    names: tuple[str, ...]
+    converters: tuple[Callable[[Any], Any] | None, ...]
+    constants: Mapping[str, Any]
+    positional: bool
+    decode: Callable[[Sequence[Any]], Any]
+
+    def parameters(self, values: Mapping[str, Any]) -> tuple[Any, ...] | dict[str, Any]:
+        """The driver's parameters from named values, converted as SQLAlchemy would."""
+        converted = [
+            value if convert is None or value is None else convert(value)
+            for value, convert in zip(
+                (values[name] if name in values else self.constants[name] for name in self.names),
+                self.converters,
+                strict=True,
+            )
+        ]
+        if self.positional:
+            return tuple(converted)
+        return dict(zip(self.names, converted, strict=True))
+
+    def cursor(self, connection: Connection, values: Mapping[str, Any]) -> Any:
+        return _driver(connection).execute(self.sql, self.parameters(values))
+
+    def run_many(self, connection: Connection, rows: Sequence[Mapping[str, Any]]) -> None:
+        driver = _driver(connection)
+        parameters = [self.parameters(row) for row in rows]
+        if self.positional:
+            driver.executemany(self.sql, parameters)
+        else:
+            driver.cursor().executemany(self.sql, parameters)
+
+    @contextmanager
+    def errors(self, connection: Connection) -> Iterator[None]:
+        """Raise the driver's errors as SQLAlchemy's."""
+        driver_error = connection.dialect.loaded_dbapi.Error
+        try:
+            yield
+        except driver_error as failure:
+            raise DBAPIError.instance(self.sql, None, failure, driver_error) from failure
+
+
+def _driver(connection: Connection) -> Any:
+    """The driver connection under a SQLAlchemy connection (in its transaction)."""
+    return connection.connection.driver_connection
+
+
+def _compile(statement: HotSql, dialect: Dialect) -> _Compiled:
+    compiled = statement.compile(dialect=dialect)
+    if not isinstance(compiled, SQLCompiler):
+        raise TypeError(f"not a SQL statement: {statement}")
+    sql = str(compiled)
+    if "POSTCOMPILE" in sql:
+        raise TypeError(f"a hot statement cannot have an expanding parameter: {sql}")
+    positional = bool(compiled.positional)
+    named = tuple(dict.fromkeys(compiled.bind_names.values()))  # as written in the SQL
+    names = tuple(compiled.positiontup or ()) if positional else named
+    return _Compiled(
+        sql,
+        names,
+        converters_of(compiled, names),
+        dict(compiled.params),
+        positional,
+        _row_decoder(statement, dialect),
+    )
+
+
+def _row_decoder(statement: HotSql, dialect: Dialect) -> Callable[[Sequence[Any]], Any]:
+    """A driver row to a row with named columns, each value converted by its type's result
+    processor."""
+    columns = list(statement.exported_columns)
+    names = [column_.key or f"column_{index}" for index, column_ in enumerate(columns)]
+    make = _row_type("Row", names, rename=True)._make
+    processors = [
+        column_.type.dialect_impl(dialect).result_processor(dialect, None) for column_ in columns
+    ]
+    converting = [(index, convert) for index, convert in enumerate(processors) if convert]
+
+    def decode(values: Sequence[Any]) -> Any:
+        if not converting:
+            return make(values)
+        converted = list(values)
+        for index, convert in converting:
+            converted[index] = convert(converted[index])
+        return make(converted)
+
+    return decode
