@@ -1,14 +1,21 @@
-"""Writers that number versions take turns on PostgreSQL: agent library saves and knowledge
-landings started at the same moment by several connections all land, numbered once each."""
+"""Writers that number versions side by side on PostgreSQL: agent library saves take turns,
+knowledge landings are numbered by a sequence. Started at the same moment by several
+connections, all land, numbered once each; two that would fork one history never both land."""
 
 import threading
 from collections.abc import Callable
 
+import pytest
+from sqlalchemy import select, text
+
 from studio.bundled import builtin_agents_dir
 from studio.knowledge.knowledge_base import KnowledgeBase
+from studio.knowledge.landing import LandingBatch
 from studio.model import AgentRegistry
 from studio.model.agent_library import DEFAULT, SYSTEM
 from studio.store import AgentLibraryRepository, KnowledgeRepository, open_database
+from studio.store.knowledge import KnowledgeConflictError
+from studio.store.knowledge_schema import VERSION_NUMBERS, artifact_versions
 from tests.postgres.test_workers_on_postgres import fresh_database
 
 WRITERS = 6
@@ -81,3 +88,72 @@ def test_landings_at_the_same_moment_each_get_their_own_number(postgres_url: str
     assert side_by_side(land) == []
     versions = KnowledgeRepository(open_database(url)).versions()
     assert len(versions) == WRITERS * 5
+
+
+def note(number: int, supersedes: str | None = None) -> str:
+    """A note of the subject acme, one per number, superseding a ref if one is given."""
+    replaces = f"supersedes: {supersedes}\n" if supersedes else ""
+    return (
+        f"---\nid: note\nkind: note\nsubject: acme\ntitle: Note {number}\n{replaces}"
+        "created_at: 2026-09-12T09:00:00Z\nproduced_by: {capability: tests}\n---\n\n"
+        f"Take {number}.\n"
+    )
+
+
+def test_landings_superseding_one_version_at_the_same_moment_land_once(
+    postgres_url: str,
+) -> None:
+    url = fresh_database(postgres_url, "turns_forks")
+    repository = KnowledgeRepository(open_database(url))
+    head = KnowledgeBase(repository).land(note(0))
+
+    def supersede(number: int) -> None:
+        KnowledgeBase(KnowledgeRepository(open_database(url))).land(note(number + 1, head))
+
+    failures = side_by_side(supersede)
+
+    assert len(failures) == WRITERS - 1
+    assert all(isinstance(failure, KnowledgeConflictError) for failure in failures)
+    versions = repository.versions()
+    assert len(versions) == 2 and versions[1].front.supersedes == head
+    check = KnowledgeBase(repository).verify()
+    assert check.damaged == [] and check.differing == []
+
+
+def test_a_database_from_before_the_sequence_numbers_after_its_last_version(
+    postgres_url: str,
+) -> None:
+    url = fresh_database(postgres_url, "turns_upgrade")
+    database = open_database(url)
+    knowledge = KnowledgeBase(KnowledgeRepository(database))
+    for number in range(3):
+        knowledge.land(note(number).replace("id: note", f"id: note-{number}"))
+    with database.write() as connection:  # the database as schema 7 left it
+        connection.execute(text(f"DROP SEQUENCE {VERSION_NUMBERS}"))
+        connection.execute(text("UPDATE schema_info SET version = 7"))
+    database.close()
+
+    upgraded = open_database(url)
+    KnowledgeBase(KnowledgeRepository(upgraded)).land(note(9))
+
+    with upgraded.read() as connection:
+        numbers = connection.execute(select(artifact_versions.c.seq)).scalars().all()
+    assert sorted(numbers) == [1, 2, 3, 4]
+
+
+@pytest.mark.parametrize("count", [1, 4])
+def test_landings_in_one_call_take_consecutive_numbers(postgres_url: str, count: int) -> None:
+    url = fresh_database(postgres_url, f"turns_batch_{count}")
+    repository = KnowledgeRepository(open_database(url))
+    knowledge = KnowledgeBase(repository)
+    knowledge.land(note(0).replace("id: note", "id: first"))
+    batch = LandingBatch(repository, knowledge.registry)
+    for number in range(count):
+        batch.add(note(number).replace("id: note", f"id: batch-{number}"))
+    batch.commit()
+
+    landed = repository.all_versions_in_landing_order()
+    assert [version.front.id for version in landed] == [
+        "first",
+        *(f"batch-{number}" for number in range(count)),
+    ]

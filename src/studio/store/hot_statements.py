@@ -18,8 +18,9 @@ from __future__ import annotations
 
 from collections import namedtuple
 from collections.abc import Callable, Iterator, Mapping, Sequence
-from contextlib import contextmanager
+from contextlib import AbstractContextManager, contextmanager
 from dataclasses import dataclass
+from functools import partial
 from typing import Any
 
 from sqlalchemy import Connection, Dialect, Insert, Select, Update
@@ -45,32 +46,36 @@ class HotStatement:
         self.statement = statement
         self._compiled: dict[str, _Compiled] = {}
 
-    def rows(self, connection: Connection, values: Mapping[str, Any]) -> list[Any]:
-        """Every row the statement returns, with the columns as attributes."""
+    def send(self, connection: Connection, values: Mapping[str, Any]) -> Sent:
+        """Run the statement; inside ``pipelined`` on PostgreSQL it is only queued, and what
+        it returns is read when asked for (sending several first saves round trips)."""
         compiled = self._for(connection)
         if compiled is None:
-            return list(connection.execute(self.statement, dict(values)))
+            result = connection.execute(self.statement, dict(values))
+            rows = list(result) if result.returns_rows else []
+            return Sent(None, rows, result.rowcount, _as_it_is, _no_errors)
         with compiled.errors(connection):
-            found = compiled.cursor(connection, values).fetchall()
-        return [compiled.decode(row) for row in found]
+            cursor = compiled.cursor(connection, values)
+            if compiled.positional:  # SQLite: nothing to wait for, read it now
+                return Sent(None, cursor.fetchall(), cursor.rowcount, compiled.decode, _no_errors)
+        return Sent(cursor, [], -1, compiled.decode, partial(compiled.errors, connection))
+
+    def rows(self, connection: Connection, values: Mapping[str, Any]) -> list[Any]:
+        """Every row the statement returns, with the columns as attributes."""
+        return self.send(connection, values).rows()
 
     def first(self, connection: Connection, values: Mapping[str, Any]) -> Any | None:
         """The first row, or None."""
-        found = self.rows(connection, values)
-        return found[0] if found else None
+        return self.send(connection, values).first()
 
     def scalar(self, connection: Connection, values: Mapping[str, Any]) -> Any:
         """The first column of the first row, or None."""
-        row = self.first(connection, values)
-        return None if row is None else row[0]
+        return self.send(connection, values).scalar()
 
     def count(self, connection: Connection, values: Mapping[str, Any]) -> int:
-        """Run a statement that returns no rows; how many rows it changed."""
-        compiled = self._for(connection)
-        if compiled is None:
-            return int(connection.execute(self.statement, dict(values)).rowcount)
-        with compiled.errors(connection):
-            return int(compiled.cursor(connection, values).rowcount)
+        """Run a statement that returns no rows; how many rows it changed (not inside
+        ``pipelined``, where the count arrives later)."""
+        return self.send(connection, values).rowcount
 
     def many(self, connection: Connection, rows: Sequence[Mapping[str, Any]]) -> None:
         """Run the statement once per set of values (an insert of several rows): on
@@ -92,6 +97,67 @@ class HotStatement:
         if compiled is None:
             compiled = self._compiled[dialect.driver] = _compile(self.statement, dialect)
         return compiled
+
+
+class Sent:
+    """A statement sent: its rows and its count, read when asked for."""
+
+    def __init__(
+        self,
+        cursor: Any,
+        rows: list[Any],
+        rowcount: int,
+        decode: Callable[[Sequence[Any]], Any],
+        errors: Callable[[], AbstractContextManager[None]],
+    ) -> None:
+        self._cursor, self._rows, self._rowcount = cursor, rows, rowcount
+        self._decode, self._errors = decode, errors
+
+    def rows(self) -> list[Any]:
+        if self._cursor is not None:
+            with self._errors():
+                self._rows, self._cursor = self._cursor.fetchall(), None
+        return [self._decode(row) for row in self._rows]
+
+    def first(self) -> Any | None:
+        found = self.rows()
+        return found[0] if found else None
+
+    def scalar(self) -> Any:
+        row = self.first()
+        return None if row is None else row[0]
+
+    @property
+    def rowcount(self) -> int:
+        """How many rows the statement changed; inside ``pipelined``, known once a later
+        statement's rows were read or the pipeline ended."""
+        return int(self._rowcount if self._cursor is None else self._cursor.rowcount)
+
+
+@contextmanager
+def pipelined(connection: Connection) -> Iterator[None]:
+    """On PostgreSQL, the hot statements sent inside go to the server together, up to the
+    first whose rows are read, and the rest when the block ends (where any of their errors
+    is raised, as SQLAlchemy's). Statements run through SQLAlchemy inside must return no
+    rows. Elsewhere, nothing changes."""
+    if connection.dialect.driver != "psycopg":
+        yield
+        return
+    driver_error = connection.dialect.loaded_dbapi.Error
+    try:
+        with _driver(connection).pipeline():
+            yield
+    except driver_error as failure:
+        raise DBAPIError.instance("(pipelined)", None, failure, driver_error) from failure
+
+
+@contextmanager
+def _no_errors() -> Iterator[None]:
+    yield
+
+
+def _as_it_is(row: Sequence[Any]) -> Any:
+    return row
 
 
 @dataclass(frozen=True)

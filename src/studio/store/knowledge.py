@@ -57,6 +57,7 @@ from studio.store.knowledge_search import KnowledgeSearchError, search_heads
 from studio.store.knowledge_versions import Damaged, checked_versions, version_values
 from studio.store.knowledge_writes import (
     KnowledgeConflictError,
+    LandingFacts,
     check_landing,
     insert_all,
     insert_derived,
@@ -78,7 +79,9 @@ __all__ = [
     "check_landing",
     "encode_derivation",
     "fts_query",
+    "landing_facts",
     "latest_ref",
+    "store_landings",
     "write_landings",
 ]
 
@@ -109,8 +112,12 @@ def write_landings(connection: Connection, landings: list[Landing]) -> None:
     every landing before this one. On PostgreSQL landings run side by side, each numbered
     by the sequence; two that store the same ref, or supersede the same version, at the same
     moment meet the tables' unique keys, and the later one is refused whole."""
+    store_landings(connection, landings, landing_facts(connection, [v for v, _, _ in landings]))
+
+
+def store_landings(connection: Connection, landings: list[Landing], facts: LandingFacts) -> None:
+    """``write_landings`` once the facts are read (see ``landing_facts``)."""
     versions = [version for version, _, _ in landings]
-    facts = landing_facts(connection, versions)
     refuse_conflicts(connection, versions, facts)
     rows = [version_values(v, seq) for seq, v in zip(facts.numbers, versions, strict=True)]
     try:

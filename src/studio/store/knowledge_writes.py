@@ -85,6 +85,8 @@ class LandingFacts:
 def landing_facts(connection: Connection, versions: list[ArtifactVersion]) -> LandingFacts:
     """The facts a landing is judged by; one statement for a single version (a work item
     filing as it closes), batched IN lists for many."""
+    if not versions:
+        return LandingFacts(set(), {}, set(), [])
     if len(versions) == 1:
         return _facts_of_one(connection, versions[0])
     table_ = artifact_versions.c

@@ -35,25 +35,28 @@ from studio.model.work_items import (
     WorkItem,
 )
 from studio.store.database import Database
-from studio.store.hot_statements import HotStatement
-from studio.store.knowledge import Landing, check_landing, latest_ref, write_landings
+from studio.store.hot_statements import HotStatement, pipelined
+from studio.store.knowledge import Landing, check_landing, landing_facts, store_landings
 from studio.store.turns import CAPABILITY_MANIFESTS, take_turn
 from studio.store.work_queue_rows import (
     ADD_ITEM,
+    ENQUEUE_FACTS,
+    ENTRIES_OF,
+    FILED_HEAD,
     ITEM_BY_ID,
     ITEM_FOR_UPDATE,
     LATEST_MANIFEST,
-    LEASE_ANY,
-    LEASE_TYPED,
     SEQ_BY_ID,
     Entry,
     change_statement,
+    entries_in,
     entries_of,
     holds,
     insert_entries,
     item_of_row,
     item_values,
     lease_of_row,
+    lease_statement,
 )
 from studio.store.work_queue_schema import (
     capability_manifests,
@@ -114,7 +117,7 @@ class WorkQueueRepository:
         """Put a new item on the queue with its first entries; DuplicateItemError if its id
         is taken."""
         try:
-            with self.database.write() as connection:
+            with self.database.write() as connection, pipelined(connection):
                 ADD_ITEM.many(connection, [item_values(item, now)])
                 insert_entries(connection, item.id, entries)
         except IntegrityError as duplicate:
@@ -135,31 +138,30 @@ class WorkQueueRepository:
         ``log(reclaimed_from, token)`` is the work log entry written with the lease."""
         values = {
             "in_capability": capability,
-            "in_types": sorted(types | {"menu"}),
             "at_now": now,
             "to_worker": worker,
             "until": expires_at,
+            **{f"in_type_{index}": name for index, name in enumerate(sorted(types | {"menu"}))},
         }
-        with self.database.write() as connection:
-            if types:
-                row = connection.execute(LEASE_TYPED, values).first()
-            else:
-                del values["in_types"]
-                row = LEASE_ANY.first(connection, values)
+        lease = lease_statement(len(types) + 1 if types else 0)
+        with self.database.write() as connection, pipelined(connection):
+            row = lease.first(connection, values)
             if row is None:
                 return None
             text = log(row.reclaimed_from, row.lease_token)
             insert_entries(connection, row.id, [(WORK_LOG, text)])
-            manifest = LATEST_MANIFEST.scalar(connection, {"capability": row.capability})
-            item = item_of_row(row, entries_of(connection, row.id))
-            return item, row.reclaimed_from, manifest
+            manifest = LATEST_MANIFEST.send(connection, {"capability": row.capability})
+            entries = ENTRIES_OF.send(connection, {"item_id": row.id})
+            item = item_of_row(row, entries_in(entries.rows()))
+            return item, row.reclaimed_from, manifest.scalar()
 
     def enqueue_facts(self, item_id: str, capability: str) -> tuple[bool, int | None]:
         """In one read: whether the id is taken, and the capability's latest manifest version."""
-        with self.database.read() as connection:
-            taken = SEQ_BY_ID.first(connection, {"item_id": item_id}) is not None
-            version = LATEST_MANIFEST.scalar(connection, {"capability": capability})
-            return taken, version
+        with self.database.read() as connection, pipelined(connection):
+            (facts,) = ENQUEUE_FACTS.rows(
+                connection, {"item_id": item_id, "capability": capability}
+            )
+            return facts.taken is not None, facts.version
 
     def item(self, item_id: str) -> WorkItem:
         """The item with every entry; NotFoundError if there is none."""
@@ -222,21 +224,32 @@ class WorkQueueRepository:
         transaction; False, with nothing written, when the guard does not hold."""
         if change.landing is not None:
             check_landing(*change.landing)
-        with self.database.write() as connection:
-            return _apply(connection, item_id, change, now)
+        try:
+            with self.database.write() as connection:
+                _apply(connection, item_id, change, now)
+        except _GuardFailed:
+            return False
+        return True
 
     def settle(self, item_id: str, decide: Decision, now: datetime) -> Settled | None:
         """Read an item and the ref its subject files it under now, let ``decide`` say what
         changes, and apply that guarded change: one write transaction, the item's row locked
         from the read to the commit. None, with nothing written, when the guard does not
         hold; whatever ``decide`` raises leaves everything as it was."""
-        with self.database.write() as connection:
-            item = _item_in(connection, item_id, ITEM_FOR_UPDATE)
-            head = latest_ref(connection, item.subject, item.id)
-            change = decide(item, head)
-            if change.landing is not None:
-                check_landing(*change.landing)
-            return (item, change) if _apply(connection, item_id, change, now) else None
+        try:
+            with self.database.write() as connection:
+                with pipelined(connection):
+                    found = ITEM_FOR_UPDATE.send(connection, {"item_id": item_id})
+                    entries = ENTRIES_OF.send(connection, {"item_id": item_id})
+                    head = FILED_HEAD.send(connection, {"item_id": item_id})
+                    item = _item_of(item_id, found.first(), entries.rows())
+                change = decide(item, head.scalar())
+                if change.landing is not None:
+                    check_landing(*change.landing)
+                _apply(connection, item_id, change, now)
+                return item, change
+        except _GuardFailed:
+            return None
 
     def append(self, item_id: str, entries: Sequence[Entry], token: int | None) -> bool:
         """Add entries; with a token only while that lease is current, without one only while
@@ -355,14 +368,26 @@ class WorkQueueRepository:
             return None if row is None else (row[0], row[1], row[2])
 
 
-def _item_in(connection: Connection, item_id: str, statement: HotStatement) -> WorkItem:
-    row = statement.first(connection, {"item_id": item_id})
+class _GuardFailed(Exception):
+    """A guarded change whose guard did not hold: its transaction rolls back."""
+
+
+def _item_of(item_id: str, row: Any, entries: list[Any]) -> WorkItem:
     if row is None:
         raise NotFoundError(f"no work item '{item_id}' on the queue")
-    return item_of_row(row, entries_of(connection, item_id))
+    return item_of_row(row, entries_in(entries))
 
 
-def _apply(connection: Connection, item_id: str, change: Change, now: datetime) -> bool:
+def _item_in(connection: Connection, item_id: str, statement: HotStatement) -> WorkItem:
+    with pipelined(connection):
+        found = statement.send(connection, {"item_id": item_id})
+        entries = ENTRIES_OF.send(connection, {"item_id": item_id})
+        return _item_of(item_id, found.first(), entries.rows())
+
+
+def _apply(connection: Connection, item_id: str, change: Change, now: datetime) -> None:
+    """The guarded update, its entries and the facts of its landing go to the server together;
+    the landing is stored once the guard held. Raises _GuardFailed, to roll back, if not."""
     values = {
         "the_id": item_id,
         "to_status": change.to_status,
@@ -376,9 +401,12 @@ def _apply(connection: Connection, item_id: str, change: Change, now: datetime) 
     if change.token is not None:
         values["the_token"] = change.token
     statement = change_statement(change.token is not None, change.from_statuses)
-    if statement.count(connection, values) != 1:
-        return False
-    insert_entries(connection, item_id, change.entries)
-    if change.landing is not None:
-        write_landings(connection, [change.landing])
-    return True
+    landings = [] if change.landing is None else [change.landing]
+    with pipelined(connection):
+        updated = statement.send(connection, values)
+        insert_entries(connection, item_id, change.entries)
+        facts = landing_facts(connection, [version for version, _, _ in landings])
+    if updated.rowcount != 1:
+        raise _GuardFailed(item_id)
+    if landings:
+        store_landings(connection, landings, facts)

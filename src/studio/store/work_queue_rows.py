@@ -1,7 +1,7 @@
 """The work queue's rows and the statements it runs often: each statement is built once (building
 one costs several times what SQLite takes to run it), and rows become ``WorkItem``s here.
 
-A pull is one statement (``LEASE_ANY``/``LEASE_TYPED``); every guarded change is one
+A pull is one statement (``lease_statement``); every guarded change is one
 (``change_statement``: a person's, or a lease holder's naming its token). The ones a pull, an
 ack and an enqueue run are HotStatements: on SQLite they go straight to the driver.
 """
@@ -14,6 +14,7 @@ from functools import lru_cache
 from typing import Any
 
 from sqlalchemy import (
+    BindParameter,
     Boolean,
     Connection,
     Integer,
@@ -39,6 +40,7 @@ from studio.model.work_items import (
     source_of,
 )
 from studio.store.hot_statements import HotStatement
+from studio.store.knowledge_schema import artifact_versions
 from studio.store.schema import UtcTimestamp
 from studio.store.work_queue_schema import (
     capability_manifests,
@@ -58,9 +60,13 @@ ITEM_COLUMNS = (
 """The columns a new item is inserted with (``item_values``); the rest start empty."""
 
 _by_id = work_items.c.id == bindparam("item_id")
+_seq_by_id = select(work_items.c.seq).where(_by_id)
+_latest_manifest = select(func.max(capability_manifests.c.version)).where(
+    capability_manifests.c.capability == bindparam("capability")
+)
 ITEM_BY_ID = HotStatement(select(work_items).where(_by_id))
 ITEM_FOR_UPDATE = HotStatement(select(work_items).where(_by_id).with_for_update())
-SEQ_BY_ID = HotStatement(select(work_items.c.seq).where(_by_id))
+SEQ_BY_ID = HotStatement(_seq_by_id)
 ENTRIES_OF = HotStatement(
     select(work_item_entries.c.section, work_item_entries.c.text)
     .where(work_item_entries.c.item_id == bindparam("item_id"))
@@ -72,11 +78,31 @@ ADD_ENTRIES = HotStatement(
     )
 )
 ADD_ITEM = HotStatement(insert(work_items).values({name: bindparam(name) for name in ITEM_COLUMNS}))
-LATEST_MANIFEST = HotStatement(
-    select(func.max(capability_manifests.c.version)).where(
-        capability_manifests.c.capability == bindparam("capability")
+FILED_HEAD = HotStatement(
+    select(artifact_versions.c.ref)
+    .join(
+        work_items,
+        and_(
+            artifact_versions.c.subject == work_items.c.subject,
+            artifact_versions.c.artifact_id == work_items.c.id,
+        ),
+    )
+    .where(_by_id)
+    .order_by(artifact_versions.c.seq.desc())
+    .limit(1)
+)
+"""The ref of the newest knowledge version filed under an item's subject and id."""
+LATEST_MANIFEST = HotStatement(_latest_manifest)
+
+
+ENQUEUE_FACTS = HotStatement(
+    select(
+        _seq_by_id.scalar_subquery().label("taken"),
+        _latest_manifest.scalar_subquery().label("version"),
     )
 )
+"""At enqueue: the seq of an item with the id (None: free) and the capability's latest
+manifest version, in one statement."""
 
 
 def _constants(values: Iterable[str]) -> list[Any]:
@@ -84,15 +110,18 @@ def _constants(values: Iterable[str]) -> list[Any]:
     return [literal_column(f"'{value}'") for value in sorted(values)]
 
 
-def _lease_statement(typed: bool) -> Any:
+@lru_cache(maxsize=16)
+def lease_statement(types: int) -> HotStatement:
     """The one statement a pull is: lease the oldest item in scope whose lease expired, else
     the oldest queued one. Each is found by its own probe of the (capability, status, seq)
     index, so a pull costs the same however many items the queue has closed; each probe
     skips rows other pullers hold locked (PostgreSQL), and the second runs only when the
-    first finds nothing."""
+    first finds nothing. ``types``: how many artifact types the scope names (0: every
+    type), bound as ``in_type_0`` …"""
     in_scope = work_items.c.capability == bindparam("in_capability")
-    if typed:
-        in_scope = and_(in_scope, work_items.c.artifact.in_(bindparam("in_types", expanding=True)))
+    if types:
+        named: list[BindParameter[str]] = [bindparam(f"in_type_{index}") for index in range(types)]
+        in_scope = and_(in_scope, work_items.c.artifact.in_(named))
     expired = select(work_items.c.seq).where(
         in_scope,
         work_items.c.status.in_(_constants(LEASED)),
@@ -104,7 +133,7 @@ def _lease_statement(typed: bool) -> Any:
         for query in (expired, queued)
     ]
     chosen = func.coalesce(*(query.scalar_subquery() for query in first))
-    return (
+    return HotStatement(
         update(work_items)
         .where(work_items.c.seq == chosen)
         .values(
@@ -119,11 +148,6 @@ def _lease_statement(typed: bool) -> Any:
         )
         .returning(*work_items.c)
     )
-
-
-LEASE_ANY = HotStatement(_lease_statement(False))
-LEASE_TYPED = _lease_statement(True)
-"""A pull of named artifact types: its types are an IN list bound per call."""
 
 
 @lru_cache(maxsize=32)
@@ -190,7 +214,10 @@ def insert_entries(connection: Connection, item_id: str, entries: Iterable[Entry
 
 
 def entries_of(connection: Connection, item_id: str) -> list[Entry]:
-    rows = ENTRIES_OF.rows(connection, {"item_id": item_id})
+    return entries_in(ENTRIES_OF.rows(connection, {"item_id": item_id}))
+
+
+def entries_in(rows: Iterable[Any]) -> list[Entry]:
     return [(section, text) for section, text in rows]
 
 
