@@ -139,13 +139,17 @@ def pipelined(connection: Connection) -> Iterator[None]:
     """On PostgreSQL, the hot statements sent inside go to the server together, up to the
     first whose rows are read, and the rest when the block ends (where any of their errors
     is raised, as SQLAlchemy's). Statements run through SQLAlchemy inside must return no
-    rows. Elsewhere, nothing changes."""
+    rows. Inside a pipelined block, another one is part of it. Elsewhere, nothing changes."""
     if connection.dialect.driver != "psycopg":
+        yield
+        return
+    driver = _driver(connection)
+    if driver.pgconn.pipeline_status:  # in a pipeline already: one sync at its end
         yield
         return
     driver_error = connection.dialect.loaded_dbapi.Error
     try:
-        with _driver(connection).pipeline():
+        with driver.pipeline():
             yield
     except driver_error as failure:
         raise DBAPIError.instance("(pipelined)", None, failure, driver_error) from failure
@@ -193,6 +197,9 @@ class _Compiled:
         parameters = [self.parameters(row) for row in rows]
         if self.positional:
             driver.executemany(self.sql, parameters)
+        elif driver.pgconn.pipeline_status:  # queued one by one: executemany would sync
+            for values in parameters:
+                driver.execute(self.sql, values)
         else:
             driver.cursor().executemany(self.sql, parameters)
 

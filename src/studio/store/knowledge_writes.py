@@ -183,12 +183,14 @@ def refuse_conflicts(
 
 def _chain_head(connection: Connection, ref: str, successors: dict[str, str]) -> str:
     """The last version of the chain through ``ref`` (``successors``: known links first)."""
-    query = select(artifact_versions.c.ref).where(
-        artifact_versions.c.supersedes == bindparam("ref")
-    )
-    while following := successors.get(ref) or connection.execute(query, {"ref": ref}).scalar():
+    while following := successors.get(ref) or _SUCCESSOR.scalar(connection, {"ref": ref}):
         ref = following
     return ref
+
+
+_SUCCESSOR = HotStatement(
+    select(artifact_versions.c.ref).where(artifact_versions.c.supersedes == bindparam("ref"))
+)
 
 
 def store_bodies(connection: Connection, bodies: dict[str, str], stored: set[str]) -> None:

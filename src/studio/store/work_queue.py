@@ -237,12 +237,11 @@ class WorkQueueRepository:
         from the read to the commit. None, with nothing written, when the guard does not
         hold; whatever ``decide`` raises leaves everything as it was."""
         try:
-            with self.database.write() as connection:
-                with pipelined(connection):
-                    found = ITEM_FOR_UPDATE.send(connection, {"item_id": item_id})
-                    entries = ENTRIES_OF.send(connection, {"item_id": item_id})
-                    head = FILED_HEAD.send(connection, {"item_id": item_id})
-                    item = _item_of(item_id, found.first(), entries.rows())
+            with self.database.write() as connection, pipelined(connection):
+                found = ITEM_FOR_UPDATE.send(connection, {"item_id": item_id})
+                entries = ENTRIES_OF.send(connection, {"item_id": item_id})
+                head = FILED_HEAD.send(connection, {"item_id": item_id})
+                item = _item_of(item_id, found.first(), entries.rows())
                 change = decide(item, head.scalar())
                 if change.landing is not None:
                     check_landing(*change.landing)
@@ -406,7 +405,7 @@ def _apply(connection: Connection, item_id: str, change: Change, now: datetime) 
         updated = statement.send(connection, values)
         insert_entries(connection, item_id, change.entries)
         facts = landing_facts(connection, [version for version, _, _ in landings])
-    if updated.rowcount != 1:
-        raise _GuardFailed(item_id)
+        if len(updated.rows()) != 1:
+            raise _GuardFailed(item_id)
     if landings:
         store_landings(connection, landings, facts)

@@ -178,6 +178,7 @@ def change_statement(held: bool, from_statuses: frozenset[str]) -> HotStatement:
             ),
             filed_ref=func.coalesce(bindparam("filed", type_=String), work_items.c.filed_ref),
         )
+        .returning(work_items.c.seq)  # one row when the guard held
     )
 
 
