@@ -27,7 +27,7 @@ from sqlalchemy import Connection, Dialect, Insert, Select, Update
 from sqlalchemy.exc import DBAPIError
 from sqlalchemy.sql.compiler import SQLCompiler
 
-from studio.store.driver_statements import converters_of
+from studio.store.driver_statements import DriverStatement, converters_of
 
 HotSql = Select[Any] | Insert | Update
 """What a HotStatement runs."""
@@ -166,28 +166,22 @@ def _as_it_is(row: Sequence[Any]) -> Any:
 
 @dataclass(frozen=True)
 class _Compiled:
-    """A statement compiled for one driver."""
+    """A statement compiled for one driver: positional parameters (SQLite) or named ones."""
 
-    sql: str
-    names: tuple[str, ...]
-    converters: tuple[Callable[[Any], Any] | None, ...]
-    constants: Mapping[str, Any]
+    statement: DriverStatement
     positional: bool
     decode: Callable[[Sequence[Any]], Any]
 
+    @property
+    def sql(self) -> str:
+        return self.statement.sql
+
     def parameters(self, values: Mapping[str, Any]) -> tuple[Any, ...] | dict[str, Any]:
         """The driver's parameters from named values, converted as SQLAlchemy would."""
-        converted = [
-            value if convert is None or value is None else convert(value)
-            for value, convert in zip(
-                (values[name] if name in values else self.constants[name] for name in self.names),
-                self.converters,
-                strict=True,
-            )
-        ]
+        converted = self.statement.parameters(values)
         if self.positional:
-            return tuple(converted)
-        return dict(zip(self.names, converted, strict=True))
+            return converted
+        return dict(zip(self.statement.names, converted, strict=True))
 
     def cursor(self, connection: Connection, values: Mapping[str, Any]) -> Any:
         return _driver(connection).execute(self.sql, self.parameters(values))
@@ -228,14 +222,9 @@ def _compile(statement: HotSql, dialect: Dialect) -> _Compiled:
     positional = bool(compiled.positional)
     named = tuple(dict.fromkeys(compiled.bind_names.values()))  # as written in the SQL
     names = tuple(compiled.positiontup or ()) if positional else named
-    return _Compiled(
-        sql,
-        names,
-        converters_of(compiled, names),
-        dict(compiled.params),
-        positional,
-        _row_decoder(statement, dialect),
-    )
+    converters = converters_of(compiled, names)
+    driver_statement = DriverStatement(sql, names, converters, dict(compiled.params))
+    return _Compiled(driver_statement, positional, _row_decoder(statement, dialect))
 
 
 def _row_decoder(statement: HotSql, dialect: Dialect) -> Callable[[Sequence[Any]], Any]:
