@@ -53,12 +53,12 @@ class HotStatement:
         if compiled is None:
             result = connection.execute(self.statement, dict(values))
             rows = list(result) if result.returns_rows else []
-            return Sent(None, rows, result.rowcount, _as_it_is, _no_errors)
+            return Sent(None, rows, _as_it_is, _no_errors)
         with compiled.errors(connection):
             cursor = compiled.cursor(connection, values)
             if compiled.positional:  # SQLite: nothing to wait for, read it now
-                return Sent(None, cursor.fetchall(), cursor.rowcount, compiled.decode, _no_errors)
-        return Sent(cursor, [], -1, compiled.decode, partial(compiled.errors, connection))
+                return Sent(None, cursor.fetchall(), compiled.decode, _no_errors)
+        return Sent(cursor, [], compiled.decode, partial(compiled.errors, connection))
 
     def rows(self, connection: Connection, values: Mapping[str, Any]) -> list[Any]:
         """Every row the statement returns, with the columns as attributes."""
@@ -71,11 +71,6 @@ class HotStatement:
     def scalar(self, connection: Connection, values: Mapping[str, Any]) -> Any:
         """The first column of the first row, or None."""
         return self.send(connection, values).scalar()
-
-    def count(self, connection: Connection, values: Mapping[str, Any]) -> int:
-        """Run a statement that returns no rows; how many rows it changed (not inside
-        ``pipelined``, where the count arrives later)."""
-        return self.send(connection, values).rowcount
 
     def many(self, connection: Connection, rows: Sequence[Mapping[str, Any]]) -> None:
         """Run the statement once per set of values (an insert of several rows): on
@@ -100,17 +95,16 @@ class HotStatement:
 
 
 class Sent:
-    """A statement sent: its rows and its count, read when asked for."""
+    """A statement sent: its rows, read when asked for."""
 
     def __init__(
         self,
         cursor: Any,
         rows: list[Any],
-        rowcount: int,
         decode: Callable[[Sequence[Any]], Any],
         errors: Callable[[], AbstractContextManager[None]],
     ) -> None:
-        self._cursor, self._rows, self._rowcount = cursor, rows, rowcount
+        self._cursor, self._rows = cursor, rows
         self._decode, self._errors = decode, errors
 
     def rows(self) -> list[Any]:
@@ -126,12 +120,6 @@ class Sent:
     def scalar(self) -> Any:
         row = self.first()
         return None if row is None else row[0]
-
-    @property
-    def rowcount(self) -> int:
-        """How many rows the statement changed; inside ``pipelined``, known once a later
-        statement's rows were read or the pipeline ended."""
-        return int(self._rowcount if self._cursor is None else self._cursor.rowcount)
 
 
 @contextmanager
