@@ -4,11 +4,13 @@ driver connection under SQLAlchemy's transaction.
 Each Core statement is compiled once per driver to its SQL text, its parameters' names and
 their bind processors; its rows are decoded with its columns' result processors, so what
 comes back is what SQLAlchemy would have returned, for a fraction of the cost: SQLAlchemy's
-execute machinery costs about as much as SQLite's own work for a one-row update, and on
-PostgreSQL it is most of the client's time per item. SQLite (``pysqlite``) takes positional
-parameters, PostgreSQL (``psycopg``) named ones; any other driver runs the statement through
-SQLAlchemy. A driver error is raised as SQLAlchemy would raise it (an IntegrityError for a
-broken constraint), so callers catch the same errors whichever way a statement ran.
+execute machinery costs about as much as SQLite's own work for a one-row update. On
+PostgreSQL the cost that counts is the round trip: inside ``pipelined`` the statements sent
+go to the server together, and their rows are read when asked for. SQLite (``pysqlite``)
+takes positional parameters, PostgreSQL (``psycopg``) named ones; any other driver runs the
+statement through SQLAlchemy. A driver error is raised as SQLAlchemy would raise it (an
+IntegrityError for a broken constraint), so callers catch the same errors whichever way a
+statement ran.
 
 A hot statement's IN lists must be constants written into its SQL (``literal_column``): an
 expanding parameter cannot be compiled ahead.
