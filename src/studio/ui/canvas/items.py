@@ -5,7 +5,7 @@ editor (STYLE: item classes hold no business rules)."""
 
 import math
 from functools import cache
-from typing import Any, Protocol
+from typing import Protocol
 
 from PySide6.QtCore import QPointF, QRectF, Qt
 from PySide6.QtGui import (
@@ -41,6 +41,9 @@ from studio.ui.canvas.style import (
 INPUT, OUTPUT = "in", "out"
 DETAIL_THRESHOLD = 0.45
 """Below this zoom level nodes are drawn as plain boxes: text would be unreadable anyway."""
+MARK_THRESHOLD = 0.2
+"""Below this zoom level ports and arrowheads are not drawn: they would be two pixels wide."""
+NO_CONTENTS = QGraphicsItem.GraphicsItemFlag.ItemHasNoContents
 
 
 class StandIn(Protocol):
@@ -59,8 +62,8 @@ class PortItem(QGraphicsEllipseItem):
         self.node_item, self.direction = node_item, direction
         x = 0.0 if direction == INPUT else NODE_WIDTH
         self.setPos(x, NODE_HEIGHT / 2)
-        self.setBrush(QBrush(colors.port))
-        self.setPen(QPen(colors.node_fill, 2))
+        self.setBrush(colors.port_brush)
+        self.setPen(colors.port_pen)
         self.setCursor(Qt.CursorShape.CrossCursor)
         self.setToolTip("drag to an input port to connect" if direction == OUTPUT else "input")
 
@@ -70,11 +73,22 @@ class PortItem(QGraphicsEllipseItem):
         return self.node_item.node_id
 
 
-class NodeItem(QGraphicsItem):
-    """One node: its name, agent, kind and ports."""
+class NodeItem(QGraphicsRectItem):
+    """One node: its name, agent, kind and ports.
+
+    Near, the node paints itself (rounded box, glyph, texts). Far away it paints nothing and
+    its ``far_box``, a plain rectangle Qt draws without calling Python, shows instead: a
+    Python paint for each of thousands of nodes would cost more than all the rest of a
+    frame. The scene switches the two with ``show_detail`` as the zoom level crosses
+    ``DETAIL_THRESHOLD``."""
 
     def __init__(self, node: Node, kind: str | None, colors: CanvasColors) -> None:
-        super().__init__()
+        # A rectangle item without a pen: Qt answers its bounding rect and shape itself.
+        super().__init__(QRectF(-1, -1, NODE_WIDTH + 2, NODE_HEIGHT + 2))
+        self.setPen(Qt.PenStyle.NoPen)
+        self.far_box: QGraphicsRectItem | None = None
+        """The plain box shown instead of the detailed node when far away (made when first
+        needed)."""
         self.node_id = node.id
         self.colors = colors
         self.edges: list[EdgeItem] = []
@@ -97,22 +111,46 @@ class NodeItem(QGraphicsItem):
             f"{node.label}\nagent: {node.agent_id}" + ("" if kind else "\nunknown agent")
         )
         self.move_to(node.position.x, node.position.y)
+        self.apply_look()
         self.update()
 
-    def boundingRect(self) -> QRectF:
-        return QRectF(-1, -1, NODE_WIDTH + 2, NODE_HEIGHT + 2)
+    def border(self) -> QPen:
+        """The outline for the node's selection and whether its agent is known."""
+        if self.isSelected():
+            return QPen(self.colors.node_selected, 2.5)
+        return QPen(self.colors.node_border if self.kind else self.colors.warning, 1.2)
+
+    def apply_look(self) -> None:
+        """Bring the far box and the ports to the current colours and selection."""
+        for port in (self.input_port, self.output_port):
+            port.setBrush(self.colors.port_brush)
+            port.setPen(self.colors.port_pen)
+        if self.far_box is not None:
+            self.far_box.setPen(self.border())
+            self.far_box.setBrush(self.colors.node_brush)
+
+    def show_detail(self, detail: bool) -> None:
+        """Paint the detailed node (near) or let the plain far box stand for it (far)."""
+        if self.far_box is None:
+            if detail:
+                return
+            self.far_box = QGraphicsRectItem(QRectF(0, 0, NODE_WIDTH, NODE_HEIGHT), self)
+            self.far_box.setFlag(QGraphicsItem.GraphicsItemFlag.ItemStacksBehindParent)
+            self.far_box.setAcceptedMouseButtons(Qt.MouseButton.NoButton)
+            self.apply_look()
+        self.setFlag(NO_CONTENTS, not detail)
+        self.far_box.setVisible(not detail)
+
+    def show_ports(self, shown: bool) -> None:
+        """Draw the ports or not (they still take clicks)."""
+        self.input_port.setFlag(NO_CONTENTS, not shown)
+        self.output_port.setFlag(NO_CONTENTS, not shown)
 
     def paint(
         self, painter: QPainter, option: QStyleOptionGraphicsItem, widget: QWidget | None = None
     ) -> None:
-        colors = self.colors
-        border = (
-            colors.node_selected
-            if self.isSelected()
-            else (colors.node_border if self.kind else colors.warning)
-        )
-        painter.setPen(QPen(border, 2.5 if self.isSelected() else 1.2))
-        painter.setBrush(QBrush(colors.node_fill))
+        painter.setPen(self.border())
+        painter.setBrush(self.colors.node_brush)
         if option.levelOfDetailFromTransform(painter.worldTransform()) < DETAIL_THRESHOLD:
             painter.drawRect(QRectF(0, 0, NODE_WIDTH, NODE_HEIGHT))  # far away: a plain box
             return
@@ -189,6 +227,8 @@ class EdgeItem(QGraphicsPathItem):
         super().__init__()
         self.edge_id, self.source, self.target, self.colors = edge.id, source, target, colors
         self.label = ""
+        # No itemChange hook either (it would be a Python call for every change of every
+        # edge): the scene recolours edges when the selection changes.
         self.setFlag(QGraphicsItem.GraphicsItemFlag.ItemIsSelectable)
         self.setZValue(-1)
         self.arrow = QGraphicsPolygonItem(self)
@@ -240,7 +280,7 @@ class EdgeItem(QGraphicsPathItem):
         end = self.target.input_point() - QPointF(PORT_RADIUS + 1, 0)
         path = curve_between(self.source.output_point(), end)
         self.setPath(path)
-        self.arrow.setPolygon(arrowhead(end, path.angleAtPercent(1.0)))
+        self.arrow.setPolygon(arrowhead(end, CURVE_END_ANGLE))
         if self.label and self.label_box is not None:
             text = self.label_box.text.boundingRect()
             middle = path.pointAtPercent(0.5)
@@ -249,10 +289,9 @@ class EdgeItem(QGraphicsPathItem):
             self.label_box.setPos(middle.x() - box.width() / 2, middle.y() - box.height() / 2)
             self.label_box.text.setPos(6, 3)
 
-    def itemChange(self, change: QGraphicsItem.GraphicsItemChange, value: Any) -> Any:
-        if change == QGraphicsItem.GraphicsItemChange.ItemSelectedHasChanged:
-            self.apply_colors()
-        return super().itemChange(change, value)
+    def show_arrow(self, shown: bool) -> None:
+        """Draw the arrowhead or not."""
+        self.arrow.setFlag(NO_CONTENTS, not shown)
 
     def shape(self) -> QPainterPath:
         stroker = QPainterPathStroker()
@@ -260,8 +299,14 @@ class EdgeItem(QGraphicsPathItem):
         return stroker.createStroke(self.path())
 
 
+CURVE_END_ANGLE = 0.0
+"""The direction every curve ends in (degrees): its last control point is level with its end,
+so it always arrives horizontally, pointing right."""
+
+
 def curve_between(start: QPointF, end: QPointF) -> QPainterPath:
-    """A horizontal S-curve from an output port to an input port."""
+    """A horizontal S-curve from an output port to an input port (it ends level, see
+    ``CURVE_END_ANGLE``)."""
     path = QPainterPath(start)
     pull = max(60.0, abs(end.x() - start.x()) / 2)
     path.cubicTo(QPointF(start.x() + pull, start.y()), QPointF(end.x() - pull, end.y()), end)

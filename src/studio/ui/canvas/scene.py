@@ -3,6 +3,7 @@ document announces changes, and never changes the document itself."""
 
 from collections.abc import Callable, Iterable
 
+import shiboken6
 from PySide6.QtCore import QLineF, QObject, QRect, QRectF
 from PySide6.QtGui import QBrush, QPainter, QPen
 from PySide6.QtWidgets import QGraphicsScene
@@ -10,7 +11,7 @@ from PySide6.QtWidgets import QGraphicsScene
 from studio.model import AgentRegistry, Edge, Node
 from studio.model.document import DocumentEvent, WorkflowDocument
 from studio.ui.canvas.annotation_layer import AnnotationLayer
-from studio.ui.canvas.items import EdgeItem, NodeItem
+from studio.ui.canvas.items import DETAIL_THRESHOLD, MARK_THRESHOLD, EdgeItem, NodeItem
 from studio.ui.canvas.style import GRID, canvas_colors
 
 
@@ -26,6 +27,10 @@ class WorkflowScene(QGraphicsScene):
         self.show_grid = True
         self.node_items: dict[str, NodeItem] = {}
         self.edge_items: dict[str, EdgeItem] = {}
+        self.detail, self.marks = True, True
+        """Whether nodes are drawn in detail, and ports and arrowheads at all (zoom level)."""
+        self._styled_selection: set[NodeItem | EdgeItem] = set()
+        self.selectionChanged.connect(self._restyle_selection)
         self.setItemIndexMethod(QGraphicsScene.ItemIndexMethod.BspTreeIndex)
         self.annotations = AnnotationLayer(self, document, self.node_items, self.edge_items)
         self._handlers: dict[str, Callable[[tuple[str, ...]], None]] = {
@@ -55,6 +60,7 @@ class WorkflowScene(QGraphicsScene):
         self.clear()
         self.node_items.clear()
         self.edge_items.clear()
+        self._styled_selection.clear()
         self._add_nodes(tuple(node.id for node in self.document.nodes))
         self._add_edges(tuple(edge.id for edge in self.document.edges))
         self.annotations.rebuild()
@@ -64,14 +70,28 @@ class WorkflowScene(QGraphicsScene):
         self.colors = canvas_colors()
         for item in self.node_items.values():
             item.colors = self.colors
-            for port in (item.input_port, item.output_port):
-                port.setBrush(QBrush(self.colors.port))
+            item.apply_look()
             item.update()
         for edge in self.edge_items.values():
             edge.colors = self.colors
             edge.apply_colors()
         self.annotations.apply_colors()
         self.update()
+
+    def follow_zoom(self, zoom: float) -> None:
+        """Draw for a view at ``zoom``: plain boxes below ``DETAIL_THRESHOLD``, no ports or
+        arrowheads below ``MARK_THRESHOLD``. Items change only when a threshold is crossed."""
+        detail, marks = zoom >= DETAIL_THRESHOLD, zoom >= MARK_THRESHOLD
+        if detail != self.detail:
+            self.detail = detail
+            for node in self.node_items.values():
+                node.show_detail(detail)
+        if marks != self.marks:
+            self.marks = marks
+            for node in self.node_items.values():
+                node.show_ports(marks)
+            for edge in self.edge_items.values():
+                edge.show_arrow(marks)
 
     def detach(self) -> None:
         """Stop listening to the document."""
@@ -114,6 +134,19 @@ class WorkflowScene(QGraphicsScene):
             painter.drawLine(QLineF(rect.left(), y, rect.right(), y))
             y += GRID
 
+    def _restyle_selection(self) -> None:
+        """Give the items whose selection changed their selected (or plain) outline."""
+        selected = {item for item in self.selectedItems() if isinstance(item, (NodeItem, EdgeItem))}
+        changed = selected.symmetric_difference(self._styled_selection)
+        self._styled_selection = selected
+        for item in changed:
+            if not shiboken6.isValid(item) or item.scene() is not self:
+                continue  # removed with its selection
+            if isinstance(item, EdgeItem):
+                item.apply_colors()
+            else:
+                item.apply_look()
+
     def _on_event(self, event: DocumentEvent) -> None:
         self._handlers[event.kind](event.ids)
 
@@ -137,6 +170,8 @@ class WorkflowScene(QGraphicsScene):
         for node_id in ids:
             node = self._node(node_id)
             item = NodeItem(node, self._kind_of(node.agent_id), self.colors)
+            item.show_detail(self.detail)
+            item.show_ports(self.marks)
             self.node_items[node_id] = item
             self.addItem(item)
         self.annotations.refresh_groups_for(ids)
@@ -164,6 +199,7 @@ class WorkflowScene(QGraphicsScene):
             item = EdgeItem(
                 edge, self.node_items[edge.source], self.node_items[edge.target], self.colors
             )
+            item.show_arrow(self.marks)
             self.edge_items[edge_id] = item
             self.addItem(item)
         self.annotations.settle_edges(self.edge_items[edge_id] for edge_id in ids)

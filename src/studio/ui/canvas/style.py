@@ -1,8 +1,9 @@
 """Sizes and colours of the canvas, taken from the application palette so both themes work."""
 
 from dataclasses import dataclass
+from functools import cached_property
 
-from PySide6.QtGui import QColor, QPalette
+from PySide6.QtGui import QBrush, QColor, QPalette, QPen
 from PySide6.QtWidgets import QApplication
 
 NODE_WIDTH = 200.0
@@ -35,6 +36,21 @@ class CanvasColors:
     edge: QColor
     port: QColor
     warning: QColor
+
+    @cached_property
+    def node_brush(self) -> QBrush:
+        """A node's fill (made once: thousands of nodes share it)."""
+        return QBrush(self.node_fill)
+
+    @cached_property
+    def port_brush(self) -> QBrush:
+        """A port's fill."""
+        return QBrush(self.port)
+
+    @cached_property
+    def port_pen(self) -> QPen:
+        """A port's ring, in the node's fill colour so it stands off the node's border."""
+        return QPen(self.node_fill, 2)
 
 
 def canvas_colors() -> CanvasColors:

@@ -10,6 +10,7 @@ from PySide6.QtGui import (
     QKeyEvent,
     QMouseEvent,
     QPainter,
+    QPaintEvent,
     QPen,
     QWheelEvent,
 )
@@ -95,6 +96,10 @@ class WorkflowView(QGraphicsView):
         if item is not None:
             self.workflow_scene.select_only([node_id])
             self.centerOn(item.sceneBoundingRect().center())
+
+    def paintEvent(self, event: QPaintEvent) -> None:
+        self.workflow_scene.follow_zoom(self.zoom_level())  # however the zoom was changed
+        super().paintEvent(event)
 
     def wheelEvent(self, event: QWheelEvent) -> None:
         if event.modifiers() & Qt.KeyboardModifier.ShiftModifier:
