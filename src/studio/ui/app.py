@@ -7,8 +7,8 @@ from collections.abc import Callable
 from typing import Any
 
 import qasync
-from PySide6.QtCore import QCoreApplication
-from PySide6.QtWidgets import QApplication
+from PySide6.QtCore import QCoreApplication, QEvent, QObject, QTimer
+from PySide6.QtWidgets import QApplication, QWidget
 
 from studio import __version__
 from studio.model.errors import StudioError
@@ -42,14 +42,52 @@ def create_application(argv: list[str] | None = None) -> QApplication:
 
 
 def freeze_startup_objects() -> None:
-    """Keep the garbage collector away from everything made at startup.
+    """Keep the garbage collector away from everything made at startup, then let it work.
 
     Qt wrappers, the agent registry, the parsed blueprints and the canvas are tens of
     thousands of objects that live as long as the app; a full collection that walks them all
     takes tens of milliseconds, long enough to stutter a canvas that is drawing a run. Frozen,
-    they are never scanned again; objects made later are collected as usual."""
+    they are never scanned again; objects made later are collected as usual. The desktop
+    commands hold the collector off while the window is built (``studio.cli.desktop``): this
+    is where it comes back on."""
     gc.collect()
     gc.freeze()
+    gc.enable()
+
+
+FIRST_PAINT_LATEST_MS = 3000
+"""How long the collector waits for a first paint that may never come (a window started
+minimised is not painted until it is raised)."""
+
+
+class _FirstPaint(QObject):
+    """Runs ``then`` once, after a widget's first paint (or after ``latest_ms`` without one)."""
+
+    def __init__(self, widget: QWidget, then: Callable[[], None], latest_ms: int) -> None:
+        super().__init__(widget)
+        self.widget, self.then = widget, then
+        self.timer = QTimer(self)  # goes with this watcher, and so with the widget
+        self.timer.setSingleShot(True)
+        self.timer.timeout.connect(self._run)
+        self.timer.start(latest_ms)
+        widget.installEventFilter(self)
+
+    def eventFilter(self, watched: QObject, event: QEvent) -> bool:
+        if event.type() == QEvent.Type.Paint:
+            self.timer.start(0)  # once this paint is on the screen
+        return False
+
+    def _run(self) -> None:
+        # Stays the widget's child, idle: deleted here, from its own timer's signal, PySide
+        # now and then crashed in the next turn of the event loop.
+        self.widget.removeEventFilter(self)
+        self.then()
+
+
+def collect_after_first_paint(window: QWidget, latest_ms: int = FIRST_PAINT_LATEST_MS) -> None:
+    """Freeze what start-up made and turn the collector back on once ``window`` is drawn: the
+    full collection that comes first (about 0.1 s) no longer delays the first frame."""
+    _FirstPaint(window, freeze_startup_objects, latest_ms)
 
 
 def run_app(workspace: Workspace, file: str | None = None, mode: str | None = None) -> int:
@@ -74,8 +112,8 @@ def run_app(workspace: Workspace, file: str | None = None, mode: str | None = No
     app.lastWindowClosed.connect(closed.set)
     if file:
         window.workflows.files.open_workflow_file(file)
+    collect_after_first_paint(window)
     window.show()
-    freeze_startup_objects()
 
     async def session() -> None:
         await closed.wait()

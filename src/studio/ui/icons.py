@@ -2,8 +2,9 @@
 the theme shown.
 
 Every icon is a glyph of Material Design Icons 6.9.96 (Pictogrammers, Apache License 2.0), the
-``mdi6`` font that QtAwesome (MIT) bundles and loads from its own package at run time: no icon
-depends on a font being installed, and none is a character that a font may lack."""
+``mdi6`` font that QtAwesome (MIT) bundles, loaded from QtAwesome's package at run time and drawn
+by ``studio.ui.icon_glyphs``: no icon depends on a font being installed, and none is a character
+that a font may lack."""
 
 from collections.abc import Mapping
 from functools import lru_cache
@@ -11,9 +12,7 @@ from functools import lru_cache
 from PySide6.QtGui import QAction, QColor, QIcon, QPalette
 from PySide6.QtWidgets import QApplication
 
-# isort: split
-# QtPy, under QtAwesome, takes the Qt binding already imported: PySide6, imported above.
-import qtawesome
+from studio.ui.icon_glyphs import glyph_icon
 
 ACTION_ICONS = {
     # File
@@ -179,7 +178,4 @@ def give_action_icons(actions: Mapping[str, QAction]) -> None:
 
 @lru_cache(maxsize=512)
 def _drawn(mdi_name: str, colour: str, disabled: str) -> QIcon:
-    drawn = qtawesome.icon(f"mdi6.{mdi_name}", color=colour, color_disabled=disabled)
-    if not isinstance(drawn, QIcon):  # QtPy must have picked PySide6
-        raise TypeError(f"QtAwesome gave a {type(drawn).__name__}, not a PySide6 QIcon")
-    return drawn
+    return glyph_icon(mdi_name, colour, disabled)

@@ -19,7 +19,8 @@ def open_file(qtbot, window: MainWindow, folder: Path, name: str, count: int):
 
 def test_the_status_bar_follows_the_tab_in_front_and_its_edits(qtbot, window, tmp_path) -> None:
     status = window.workflows.tab_status
-    assert status.isVisible() and " agents · " in status.text()
+    qtbot.waitUntil(lambda: " agents · " in status.text())  # counted once the window is drawn
+    assert status.isVisible()
 
     greet = open_file(qtbot, window, tmp_path, "Greet", 2)
     assert status.text() == "Greet · draft v1 · 2 nodes, 0 edges"

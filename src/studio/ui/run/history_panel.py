@@ -5,6 +5,7 @@ intents carrying execution ids (show on canvas, replay, re-run, resume, compare)
 window carries them out."""
 
 import logging
+from collections.abc import Callable
 
 from PySide6.QtCore import QPoint, Qt, Signal
 from PySide6.QtGui import QAction
@@ -77,10 +78,12 @@ class RunHistoryPanel(QWidget):
         parent: QWidget | None = None,
         runner: StepRunner | None = None,
         store: StoreCalls | None = None,
+        runner_of: Callable[[], StepRunner] | None = None,
     ) -> None:
         super().__init__(parent)
         self.workspace = workspace
         self._runner = runner
+        self._runner_of = runner_of
         self.reads = HistoryReads(
             workspace, store or StoreCalls(parent=self), lambda: self.runner, self.loaded.emit
         )
@@ -182,9 +185,10 @@ class RunHistoryPanel(QWidget):
     @property
     def runner(self) -> StepRunner:
         """Tells interrupted runs from live ones; the window passes its own runner so the runs
-        it drives never read as interrupted. Made on first use, as it opens the database."""
+        it drives never read as interrupted (``runner_of`` gives it when first needed). Made
+        on first use, as it opens the database."""
         if self._runner is None:
-            self._runner = self.workspace.runner()
+            self._runner = self._runner_of() if self._runner_of else self.workspace.runner()
         return self._runner
 
     @property

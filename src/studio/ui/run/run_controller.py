@@ -51,14 +51,26 @@ class RunController(QObject):
     ) -> None:
         super().__init__(parent)
         self.workspace = workspace
-        self.runner = runner or workspace.runner()
+        self._runner = runner
+        self._runner_made = threading.Lock()
         self.store = store or StoreCalls(parent=self)
         self.user = getpass.getuser()
         self._lock = threading.Lock()
         self._driving: dict[str, asyncio.Future[ExecutionRecord]] = {}  # store thread's tasks
         self._first_views: dict[str, RunView] = {}
         self._stopping: Future[None] | None = None
-        self._unsubscribe = self.runner.bus.subscribe(self._published)
+        bus = runner.bus if runner is not None else workspace.bus
+        self._unsubscribe = bus.subscribe(self._published)
+
+    @property
+    def runner(self) -> StepRunner:
+        """The step runner, made when a run first needs it: making it reads the agent
+        registry (folders and the agent library), which the window's first frame does not
+        need; the first use is on the store thread."""
+        with self._runner_made:
+            if self._runner is None:
+                self._runner = self.workspace.runner()
+            return self._runner
 
     # Starting -------------------------------------------------------------------------
 
@@ -200,7 +212,7 @@ class RunController(QObject):
             drives = list(self._driving.values())
         for drive in drives:
             drive.cancel()
-        stopped = self.runner.stop_all()
+        stopped = self._runner.stop_all() if self._runner is not None else []
         await asyncio.gather(*drives, *stopped, return_exceptions=True)
 
     def _published(self, event: ExecutionEvent) -> None:

@@ -57,7 +57,7 @@ class RunDocks(QObject):
         self.workspace, self.tabs, self.status = workspace, tabs, status
         self.runs, self.canvas = runs, canvas
         self.store = StoreCalls(parent=self)
-        self.history = RunHistoryPanel(workspace, runner=runs.runner)
+        self.history = RunHistoryPanel(workspace, runner_of=lambda: runs.runner)
         self.approvals = ApprovalsPanel(workspace, runs.decide)
         self.compare_windows: list[CompareView] = []
         self.interrupted_button: QToolButton | None = None
