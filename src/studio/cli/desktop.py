@@ -15,6 +15,7 @@ from studio.cli.shared import (
 )
 
 if TYPE_CHECKING:
+    from studio.model import Workflow
     from studio.ui.screenshot import KnowledgeShot
     from studio.workspace import Workspace
 
@@ -120,8 +121,9 @@ def run_screenshot(args: argparse.Namespace) -> int:
         return fail(str(failure), EXIT_UNREADABLE)
     if args.replay_at is not None and args.run is None:
         return fail("--replay-at replays a run: name it with --run ID (or --run last)")
+    workflow = None
     if args.file is not None:
-        problem = workflow_file_problem(args.file)
+        workflow, problem = read_workflow_file(args.file)
         if problem is not None:
             return fail(problem)
     workspace = workspace_for(args)
@@ -139,20 +141,21 @@ def run_screenshot(args: argparse.Namespace) -> int:
         args.replay_at,
         args.mode,
         shot,
+        workflow,
     )
 
 
-def workflow_file_problem(file: str) -> str | None:
-    """Why the app could not open ``file`` (what its dialog would say), or None."""
+def read_workflow_file(file: str) -> tuple["Workflow | None", str | None]:
+    """The workflow in ``file``, or why the app could not open it (what its dialog would
+    say). Read once: the window opens what was read here."""
     from studio.model import DefinitionError, WorkflowFileError, load_workflow
 
     try:
-        load_workflow(file)
+        return load_workflow(file), None
     except WorkflowFileError as failure:
-        return f"cannot open {failure}"
+        return None, f"cannot open {failure}"
     except DefinitionError as failure:
-        return f"cannot open {file}: {failure}"
-    return None
+        return None, f"cannot open {file}: {failure}"
 
 
 def chosen_run(workspace: "Workspace", run: str | None) -> str | None:

@@ -12,6 +12,7 @@ from datetime import datetime
 from pathlib import Path
 from typing import TypeVar
 
+from studio.model import Workflow
 from studio.workspace import Workspace
 
 T = TypeVar("T")
@@ -72,9 +73,11 @@ def render_screenshot(
     replay_at: int | None = None,
     mode: str | None = None,
     knowledge: KnowledgeShot | None = None,
+    workflow: Workflow | None = None,
 ) -> int:
     """Build the main window offscreen at ``size``, optionally open a file, and save a
-    picture in the format ``out``'s name asks for (PNG or JPEG).
+    picture in the format ``out``'s name asks for (PNG or JPEG). ``workflow``: what ``file``
+    holds, when the caller has read it already.
 
     Unless a database was named (or a run is to be shown, which lives in the workspace's own
     database), a file is opened in a throwaway database, so taking a picture never adds
@@ -96,7 +99,8 @@ def render_screenshot(
     picture = picture_format(out)
     app = create_application()
     dialogs = DialogRefuser()
-    shot = _Shot(file, view, view if view in ("knowledge", "work") else mode, run, replay_at)
+    shown_mode = view if view in ("knowledge", "work") else mode
+    shot = _Shot(file, workflow, view, shown_mode, run, replay_at)
     with tempfile.TemporaryDirectory() as scratch:
         if not workspace.database_chosen and run is None:
             workspace = Workspace(
@@ -138,6 +142,8 @@ class _Shot:
     """What the window is to show before the picture is taken."""
 
     file: str | None
+    workflow: Workflow | None
+    """What ``file`` holds, read already (None: read it when opening)."""
     view: str
     mode: str | None
     run: str | None
@@ -147,7 +153,8 @@ class _Shot:
 def _compose(app, window, shot: _Shot, knowledge: KnowledgeShot):
     """Bring the window to what the shot asks for; the widget to picture, or None (and why on
     stderr) when something cannot be shown."""
-    opened = window.workflows.files.open_workflow_file(shot.file) if shot.file else None
+    files = window.workflows.files
+    opened = files.open_workflow_file(shot.file, shot.workflow) if shot.file else None
     if opened is not None and _answer(app, opened) is None:
         return None
     if shot.mode is not None:

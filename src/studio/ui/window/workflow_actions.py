@@ -89,10 +89,13 @@ class WorkflowActions(QObject):
         tab)."""
         return self._create_and_open(lambda: Workflow(name="Untitled workflow"))
 
-    def open_workflow_file(self, path: str) -> "Future[WorkflowTab | None]":
-        """Import a workflow file as a new draft and open it; a bad file changes nothing."""
+    def open_workflow_file(
+        self, path: str, read: Workflow | None = None
+    ) -> "Future[WorkflowTab | None]":
+        """Import a workflow file as a new draft and open it; a bad file changes nothing.
+        ``read``: what the file holds, when it was read already."""
         try:
-            workflow = load_workflow(path)
+            workflow = read if read is not None else load_workflow(path)
         except (WorkflowFileError, DefinitionError) as failure:
             QMessageBox.warning(
                 self._parent, "Cannot open workflow", f"{Path(path).name}\n\n{failure}"
