@@ -58,7 +58,8 @@ OPEN = frozenset({"queued", *LEASED, "needs-context", "escalated"})
 class QueueWorld(Protocol):
     """What the queue asks of the rest of Studio: whether a source resolves, and the
     knowledge landing that files a closed item (None: nothing to file it to), given the ref
-    its subject files it under now (None: never filed)."""
+    its subject files it under now (None: never filed). ``filing`` is asked inside the
+    queue's write transaction: it may read the store, never write it."""
 
     def resolves(self, source: ContextSource) -> bool: ...
 

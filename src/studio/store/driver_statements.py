@@ -24,6 +24,8 @@ class DriverStatement:
     names: tuple[str, ...]
     converters: tuple[Callable[[Any], Any] | None, ...]
     constants: Mapping[str, Any]
+    """The values written into the statement (a LIMIT, a status); every other parameter
+    must be given: one left out raises KeyError naming it, as SQLAlchemy would refuse it."""
 
     def parameters(self, values: Mapping[str, Any]) -> tuple[Any, ...]:
         """Positional driver parameters from named values, converted as SQLAlchemy would."""
@@ -52,9 +54,8 @@ def compile_for_driver(statement: ClauseElement, dialect: Dialect) -> DriverStat
     if not isinstance(compiled, SQLCompiler):
         raise TypeError(f"not a SQL statement: {statement}")
     names = tuple(compiled.positiontup or ())
-    return DriverStatement(
-        str(compiled), names, converters_of(compiled, names), dict(compiled.params)
-    )
+    converters = converters_of(compiled, names)
+    return DriverStatement(str(compiled), names, converters, constants_of(compiled))
 
 
 def converters_of(
@@ -65,3 +66,8 @@ def converters_of(
     return tuple(
         compiled.binds[name].type.dialect_impl(dialect).bind_processor(dialect) for name in names
     )
+
+
+def constants_of(compiled: SQLCompiler) -> dict[str, Any]:
+    """The parameters the statement carries values for itself."""
+    return {name: value for name, value in compiled.params.items() if value is not None}

@@ -29,7 +29,7 @@ from sqlalchemy import Connection, Dialect, Insert, Select, Update
 from sqlalchemy.exc import DBAPIError
 from sqlalchemy.sql.compiler import SQLCompiler
 
-from studio.store.driver_statements import DriverStatement, converters_of
+from studio.store.driver_statements import DriverStatement, constants_of, converters_of
 
 HotSql = Select[Any] | Insert | Update
 """What a HotStatement runs."""
@@ -181,10 +181,7 @@ class _Compiled:
         parameters = [self.parameters(row) for row in rows]
         if self.positional:
             driver.executemany(self.sql, parameters)
-        elif driver.pgconn.pipeline_status:  # queued one by one: executemany would sync
-            for values in parameters:
-                driver.execute(self.sql, values)
-        else:
+        else:  # in one round trip, or queued in the pipeline that is open
             driver.cursor().executemany(self.sql, parameters)
 
     @contextmanager
@@ -213,7 +210,7 @@ def _compile(statement: HotSql, dialect: Dialect) -> _Compiled:
     named = tuple(dict.fromkeys(compiled.bind_names.values()))  # as written in the SQL
     names = tuple(compiled.positiontup or ()) if positional else named
     converters = converters_of(compiled, names)
-    driver_statement = DriverStatement(sql, names, converters, dict(compiled.params))
+    driver_statement = DriverStatement(sql, names, converters, constants_of(compiled))
     return _Compiled(driver_statement, positional, _row_decoder(statement, dialect))
 
 

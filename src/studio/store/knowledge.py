@@ -12,6 +12,7 @@ landing rules and inserts in ``knowledge_writes``, the rows of versions and thei
 
 from collections.abc import Iterable, Mapping
 from datetime import datetime
+from operator import itemgetter
 
 from sqlalchemy import Connection, Row, Select, bindparam, delete, select
 from sqlalchemy.exc import IntegrityError
@@ -20,7 +21,6 @@ from studio.model.errors import NotFoundError
 from studio.model.knowledge import ArtifactVersion, Derivation, GraphEdge, GraphNode
 from studio.store.database import Database
 from studio.store.driver_statements import sqlite_driver
-from studio.store.hot_statements import HotStatement
 from studio.store.knowledge_derived import (
     EncodedDerivation,
     VersionRows,
@@ -79,8 +79,8 @@ __all__ = [
     "check_landing",
     "encode_derivation",
     "fts_query",
+    "landing_clash",
     "landing_facts",
-    "latest_ref",
     "store_landings",
     "write_landings",
 ]
@@ -90,19 +90,6 @@ Landing = tuple[ArtifactVersion, str, Derivation | EncodedDerivation]
 
 
 _REF_STORED = select(artifact_versions.c.ref).where(artifact_versions.c.ref == bindparam("ref"))
-_LATEST_REF = HotStatement(
-    select(artifact_versions.c.ref)
-    .where(artifact_versions.c.subject == bindparam("subject"))
-    .where(artifact_versions.c.artifact_id == bindparam("artifact_id"))
-    .order_by(artifact_versions.c.seq.desc())
-    .limit(1)
-)
-
-
-def latest_ref(connection: Connection, subject: str, artifact_id: str) -> str | None:
-    """The ref of the newest version of one artifact, or None, read in the caller's
-    transaction (no integrity check: for a writer deciding what a new version supersedes)."""
-    return _LATEST_REF.scalar(connection, {"subject": subject, "artifact_id": artifact_id})
 
 
 def write_landings(connection: Connection, landings: list[Landing]) -> None:
@@ -115,22 +102,29 @@ def write_landings(connection: Connection, landings: list[Landing]) -> None:
     store_landings(connection, landings, landing_facts(connection, [v for v, _, _ in landings]))
 
 
+def landing_clash(versions: list[ArtifactVersion]) -> KnowledgeConflictError:
+    """The refusal of landings that met another landing's unique keys at the same moment
+    (PostgreSQL, whose landings run side by side)."""
+    return KnowledgeConflictError(
+        f"cannot land {', '.join(v.ref for v in versions)}: another landing stored the "
+        "same ref, or superseded the same version, at the same moment"
+    )
+
+
 def store_landings(connection: Connection, landings: list[Landing], facts: LandingFacts) -> None:
     """``write_landings`` once the facts are read (see ``landing_facts``)."""
     versions = [version for version, _, _ in landings]
     refuse_conflicts(connection, versions, facts)
     rows = [version_values(v, seq) for seq, v in zip(facts.numbers, versions, strict=True)]
-    try:
+    try:  # bodies by SHA-256: landings sharing one wait for each other, never deadlock
         store_bodies(connection, {v.sha256: text for v, text, _ in landings}, facts.bodies)
-        insert_all(connection, artifact_versions, rows)
+        insert_all(connection, artifact_versions, rows)  # in order: one may supersede another
     except IntegrityError as clash:
         if connection.dialect.name != "postgresql":
             raise
-        raise KnowledgeConflictError(
-            f"cannot land {', '.join(v.ref for v in versions)}: another landing stored the "
-            "same ref, or superseded the same version, at the same moment"
-        ) from clash
-    insert_derived(connection, [(v.ref, derivation) for v, _, derivation in landings])
+        raise landing_clash(versions) from clash
+    derived = sorted(((v.ref, d) for v, _, d in landings), key=itemgetter(0))
+    insert_derived(connection, derived)
     if connection.dialect.name == "sqlite":
         sqlite_driver(connection).executemany(
             f"INSERT INTO {SEARCH_TABLE} (rowid, ref, title, body) VALUES (?, ?, ?, ?)",
@@ -231,12 +225,6 @@ class KnowledgeRepository:
         """The current version of one artifact (at ``as_of``; the newest if several), or None."""
         found = self._select_versions(heads_query(as_of, subject=subject, artifact_id=artifact_id))
         return found[-1] if found else None
-
-    def latest_ref(self, subject: str, artifact_id: str) -> str | None:
-        """The ref of the newest version of one artifact, or None (no integrity check: for
-        a writer deciding what a new version supersedes)."""
-        with self.database.read() as connection:
-            return latest_ref(connection, subject, artifact_id)
 
     def versions(
         self, subject: str | None = None, artifact_id: str | None = None, damaged: Damaged = None

@@ -194,12 +194,13 @@ _SUCCESSOR = HotStatement(
 
 
 def store_bodies(connection: Connection, bodies: dict[str, str], stored: set[str]) -> None:
-    """Insert the bodies whose SHA-256 is not among the ``stored`` ones. On PostgreSQL a body
-    another landing is storing at the same moment is left to it (bodies are named by their
-    content, so both landings store the same text)."""
+    """Insert the bodies whose SHA-256 is not among the ``stored`` ones, by SHA-256 (the
+    order locks are taken in). On PostgreSQL a body another landing is storing at the same
+    moment, not committed yet, is left to it; one committed meanwhile is refused by the
+    table's trigger, which refuses the landing (see ``landing_clash``)."""
     new = [
-        {"sha256": digest, "body": text, "size": len(text.encode("utf-8"))}
-        for digest, text in bodies.items()
+        {"sha256": digest, "body": bodies[digest], "size": len(bodies[digest].encode("utf-8"))}
+        for digest in sorted(bodies)
         if digest not in stored
     ]
     if new and connection.dialect.name == "postgresql":

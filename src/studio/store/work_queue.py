@@ -36,7 +36,13 @@ from studio.model.work_items import (
 )
 from studio.store.database import Database
 from studio.store.hot_statements import HotStatement, pipelined
-from studio.store.knowledge import Landing, check_landing, landing_facts, store_landings
+from studio.store.knowledge import (
+    Landing,
+    check_landing,
+    landing_clash,
+    landing_facts,
+    store_landings,
+)
 from studio.store.turns import CAPABILITY_MANIFESTS, take_turn
 from studio.store.work_queue_rows import (
     ADD_ITEM,
@@ -141,9 +147,10 @@ class WorkQueueRepository:
             "at_now": now,
             "to_worker": worker,
             "until": expires_at,
-            **{f"in_type_{index}": name for index, name in enumerate(sorted(types | {"menu"}))},
         }
-        lease = lease_statement(len(types) + 1 if types else 0)
+        named = sorted(types | {"menu"}) if types else []
+        values.update((f"in_type_{index}", name) for index, name in enumerate(named))
+        lease = lease_statement(len(named))
         with self.database.write() as connection, pipelined(connection):
             row = lease.first(connection, values)
             if row is None:
@@ -235,7 +242,12 @@ class WorkQueueRepository:
         """Read an item and the ref its subject files it under now, let ``decide`` say what
         changes, and apply that guarded change: one write transaction, the item's row locked
         from the read to the commit. None, with nothing written, when the guard does not
-        hold; whatever ``decide`` raises leaves everything as it was."""
+        hold; whatever ``decide`` raises leaves everything as it was, as does a landing that
+        meets another one's unique keys at the same moment (KnowledgeConflictError).
+
+        ``decide`` runs inside the write transaction (on SQLite, holding the write lock): it
+        may read the database, never write it."""
+        change = None
         try:
             with self.database.write() as connection, pipelined(connection):
                 found = ITEM_FOR_UPDATE.send(connection, {"item_id": item_id})
@@ -249,6 +261,10 @@ class WorkQueueRepository:
                 return item, change
         except _GuardFailed:
             return None
+        except IntegrityError as clash:  # pipelined: it surfaces as the statements are sent
+            if self.database.is_sqlite or change is None or change.landing is None:
+                raise
+            raise landing_clash([change.landing[0]]) from clash
 
     def append(self, item_id: str, entries: Sequence[Entry], token: int | None) -> bool:
         """Add entries; with a token only while that lease is current, without one only while
