@@ -16,7 +16,12 @@ from studio.knowledge.knowledge_base import KnowledgeBase
 from studio.knowledge.landing import ArtifactRejectedError, LandingBatch
 from studio.model import AgentRegistry
 from studio.model.agent_library import DEFAULT, SYSTEM
-from studio.store import AgentLibraryRepository, KnowledgeRepository, open_database, work_queue
+from studio.store import (
+    AgentLibraryRepository,
+    KnowledgeRepository,
+    open_database,
+    work_queue_changes,
+)
 from studio.store.knowledge import KnowledgeConflictError
 from studio.store.knowledge_schema import VERSION_NUMBERS, artifact_versions
 from studio.store.work_queue import WorkQueueRepository
@@ -184,14 +189,14 @@ def test_an_ack_whose_filing_meets_a_landing_of_the_same_moment_changes_nothing(
     queue.enqueue(item_text("order-one"))
     pulled = queue.pull("w1", Scope(CAPABILITY))
     assert pulled is not None
-    stored = work_queue.store_landings
+    stored = work_queue_changes.store_landings
 
     def landed_meanwhile(connection: Any, landings: list[Any], facts: Any) -> None:
         """Another writer lands the same record after the ack read its facts."""
         KnowledgeRepository(open_database(url)).add_versions(landings)
         stored(connection, landings, facts)
 
-    monkeypatch.setattr(work_queue, "store_landings", landed_meanwhile)
+    monkeypatch.setattr(work_queue_changes, "store_landings", landed_meanwhile)
 
     with pytest.raises(KnowledgeConflictError, match="at the same moment"):
         queue.ack("order-one", "advance", pulled.token)

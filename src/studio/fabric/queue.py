@@ -13,12 +13,12 @@ from __future__ import annotations
 
 import builtins
 from collections.abc import Callable
-from dataclasses import dataclass, replace
+from dataclasses import replace
 from datetime import datetime, timedelta
-from typing import Protocol
 
 from studio.fabric.manifests import UNREAD, ManifestShelf
 from studio.fabric.queue_errors import ExitRefusedError, GateARefusedError, StaleLeaseError
+from studio.fabric.queue_terms import Pulled, QueueWorld, Scope
 from studio.model.errors import NotAllowedError, StudioError
 from studio.model.gate_a import ENQUEUE, PULL, GateFacts, GateFailure, Offering, gate_a
 from studio.model.work_item_documents import (
@@ -30,7 +30,6 @@ from studio.model.work_item_documents import (
 from studio.model.work_items import (
     ARTIFACTS,
     DEFAULT_CONTEXT_BUDGET,
-    DISCOVERY_ARTIFACT,
     ESCALATE,
     GROWING_SECTIONS,
     LEASED,
@@ -40,53 +39,17 @@ from studio.model.work_items import (
     TERMINAL,
     WORK_LOG,
     Approval,
-    ContextSource,
     Lease,
     WorkItem,
     approval_problem,
     log_line,
     render_work_item,
 )
-from studio.store.knowledge import Landing
 from studio.store.schema import utc_now
 from studio.store.work_queue import Change, DuplicateItemError, WorkQueueRepository
 
 LEASE_TTL = timedelta(seconds=30)
 OPEN = frozenset({"queued", *LEASED, "needs-context", "escalated"})
-
-
-class QueueWorld(Protocol):
-    """What the queue asks of the rest of Studio: whether a source resolves, and the
-    knowledge landing that files a closed item (None: nothing to file it to), given the ref
-    its subject files it under now (None: never filed). ``filing`` is asked inside the
-    queue's write transaction: it may read the store, never write it."""
-
-    def resolves(self, source: ContextSource) -> bool: ...
-
-    def filing(self, item: WorkItem, head: str | None) -> Landing | None: ...
-
-
-@dataclass(frozen=True)
-class Scope:
-    """What a puller serves: its capability and the artifact types it builds (none named:
-    every type). Discovery items (``menu``) of its capability are always in scope."""
-
-    capability: str
-    types: frozenset[str] = frozenset()
-
-    def serves(self, item: WorkItem) -> bool:
-        if item.capability != self.capability:
-            return False
-        return not self.types or item.artifact in self.types or item.artifact == DISCOVERY_ARTIFACT
-
-
-@dataclass(frozen=True)
-class Pulled:
-    """A leased item, the token its holder's writes carry, and whose expired lease it was."""
-
-    item: WorkItem
-    token: int
-    reclaimed_from: str | None = None
 
 
 class WorkQueue(ManifestShelf):

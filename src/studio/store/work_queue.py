@@ -16,7 +16,6 @@ from datetime import datetime
 from typing import Any
 
 from sqlalchemy import (
-    Connection,
     and_,
     exists,
     func,
@@ -26,7 +25,7 @@ from sqlalchemy import (
 )
 from sqlalchemy.exc import IntegrityError
 
-from studio.model.errors import ConflictError, NotFoundError
+from studio.model.errors import ConflictError
 from studio.model.work_items import (
     LEASED,
     TERMINAL,
@@ -35,15 +34,21 @@ from studio.model.work_items import (
     WorkItem,
 )
 from studio.store.database import Database
-from studio.store.hot_statements import HotStatement, pipelined
+from studio.store.hot_statements import pipelined
 from studio.store.knowledge import (
-    Landing,
     check_landing,
     landing_clash,
-    landing_facts,
-    store_landings,
 )
 from studio.store.turns import CAPABILITY_MANIFESTS, take_turn
+from studio.store.work_queue_changes import (
+    Change,
+    Decision,
+    GuardFailed,
+    Settled,
+    apply_change,
+    item_in,
+    item_of,
+)
 from studio.store.work_queue_rows import (
     ADD_ITEM,
     ENQUEUE_FACTS,
@@ -54,7 +59,6 @@ from studio.store.work_queue_rows import (
     LATEST_MANIFEST,
     SEQ_BY_ID,
     Entry,
-    change_statement,
     entries_in,
     entries_of,
     holds,
@@ -84,27 +88,6 @@ class StoredManifest:
     source_hash: str | None
     published_at: datetime
     text: str
-
-
-@dataclass(frozen=True)
-class Change:
-    """A status change, guarded: it happens only if the item is in one of ``from_statuses``
-    and, when ``token`` is given, the lease carries that token."""
-
-    to_status: str
-    from_statuses: frozenset[str]
-    token: int | None = None
-    entries: Sequence[Entry] = ()
-    context_bounces: int | None = None
-    build_rounds: int | None = None
-    landing: Landing | None = None
-
-
-Decision = Callable[[WorkItem, str | None], Change]
-"""What ``settle`` asks: given the item as stored and the ref of its filed record (None: not
-filed), the change to make; it raises to refuse."""
-Settled = tuple[WorkItem, Change]
-"""The item as it was before a settled change, and the change made."""
 
 
 class WorkQueueRepository:
@@ -173,7 +156,7 @@ class WorkQueueRepository:
     def item(self, item_id: str) -> WorkItem:
         """The item with every entry; NotFoundError if there is none."""
         with self.database.read() as connection:
-            return _item_in(connection, item_id, ITEM_BY_ID)
+            return item_in(connection, item_id, ITEM_BY_ID)
 
     def items(self, status: str | None = None, capability: str | None = None) -> list[WorkItem]:
         """Items oldest first, without their entries (a board shows the envelope only)."""
@@ -233,8 +216,8 @@ class WorkQueueRepository:
             check_landing(*change.landing)
         try:
             with self.database.write() as connection:
-                _apply(connection, item_id, change, now)
-        except _GuardFailed:
+                apply_change(connection, item_id, change, now)
+        except GuardFailed:
             return False
         return True
 
@@ -253,13 +236,13 @@ class WorkQueueRepository:
                 found = ITEM_FOR_UPDATE.send(connection, {"item_id": item_id})
                 entries = ENTRIES_OF.send(connection, {"item_id": item_id})
                 head = FILED_HEAD.send(connection, {"item_id": item_id})
-                item = _item_of(item_id, found.first(), entries.rows())
+                item = item_of(item_id, found.first(), entries.rows())
                 change = decide(item, head.scalar())
                 if change.landing is not None:
                     check_landing(*change.landing)
-                _apply(connection, item_id, change, now)
+                apply_change(connection, item_id, change, now)
                 return item, change
-        except _GuardFailed:
+        except GuardFailed:
             return None
         except IntegrityError as clash:  # pipelined: it surfaces as the statements are sent
             if self.database.is_sqlite or change is None or change.landing is None:
@@ -381,47 +364,3 @@ class WorkQueueRepository:
         with self.database.read() as connection:
             row = connection.execute(query.where(table.c.item_id == item_id)).first()
             return None if row is None else (row[0], row[1], row[2])
-
-
-class _GuardFailed(Exception):
-    """A guarded change whose guard did not hold: its transaction rolls back."""
-
-
-def _item_of(item_id: str, row: Any, entries: list[Any]) -> WorkItem:
-    if row is None:
-        raise NotFoundError(f"no work item '{item_id}' on the queue")
-    return item_of_row(row, entries_in(entries))
-
-
-def _item_in(connection: Connection, item_id: str, statement: HotStatement) -> WorkItem:
-    with pipelined(connection):
-        found = statement.send(connection, {"item_id": item_id})
-        entries = ENTRIES_OF.send(connection, {"item_id": item_id})
-        return _item_of(item_id, found.first(), entries.rows())
-
-
-def _apply(connection: Connection, item_id: str, change: Change, now: datetime) -> None:
-    """The guarded update, its entries and the facts of its landing go to the server together;
-    the landing is stored once the guard held. Raises _GuardFailed, to roll back, if not."""
-    values = {
-        "the_id": item_id,
-        "to_status": change.to_status,
-        "at_now": now,
-        "keep_lease": change.to_status in LEASED,
-        "bump": 1 if change.token is None else 0,  # a person's change fences the holder
-        "bounces": change.context_bounces,
-        "rounds": change.build_rounds,
-        "filed": None if change.landing is None else change.landing[0].ref,
-    }
-    if change.token is not None:
-        values["the_token"] = change.token
-    statement = change_statement(change.token is not None, change.from_statuses)
-    landings = [] if change.landing is None else [change.landing]
-    with pipelined(connection):
-        updated = statement.send(connection, values)
-        insert_entries(connection, item_id, change.entries)
-        facts = landing_facts(connection, [version for version, _, _ in landings])
-        if len(updated.rows()) != 1:
-            raise _GuardFailed(item_id)
-    if landings:
-        store_landings(connection, landings, facts)
