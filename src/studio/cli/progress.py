@@ -1,7 +1,11 @@
-"""Live progress of a run in a terminal: one line per node transition, on stderr."""
+"""Live progress of a run, on stderr: a line per node transition into a pipe or a file; on a
+terminal, node lines at most every ``PROGRESS_INTERVAL`` seconds (the latest one waiting shown
+when the interval is up), and failures, retries, waits and the run's own lines at once."""
 
+import asyncio
 import sys
 import time
+from collections.abc import Callable
 from typing import TextIO
 
 from studio.model.execution import ExecutionEvent
@@ -23,18 +27,87 @@ _SYMBOLS = {
 }
 
 
+PROGRESS_INTERVAL = 0.25
+"""Seconds between node lines on a terminal: a few a second, however fast the nodes run."""
+_ROUTINE = frozenset({"node.started", "node.completed", "node.skipped"})
+"""Transitions a terminal shows only as often as a person can read them."""
+
+
+class PacedLines:
+    """Writes lines to a stream; on a terminal, routine ones at most every ``interval``
+    seconds: one that comes too soon is held until its turn, unless a newer one replaces it."""
+
+    def __init__(
+        self, stream: TextIO, interval: float, clock: Callable[[], float] = time.monotonic
+    ) -> None:
+        self.stream, self.clock = stream, clock
+        self.interval = interval if stream.isatty() else 0.0
+        self._routine_at = float("-inf")
+        self._held: str | None = None
+        self._timer: asyncio.TimerHandle | None = None
+
+    def write(self, line: str, routine: bool) -> None:
+        """Show ``line`` now, or hold it when it is routine and the last came too recently."""
+        if not routine:
+            self.flush()  # what was held happened before this line
+            self._show(line)
+            return
+        wait = self._routine_at + self.interval - self.clock()
+        self._held = line
+        if wait <= 0:
+            self.flush()
+        elif self._timer is None:
+            self._timer = _call_later(wait, self._show_held)
+
+    def flush(self) -> None:
+        """Show the line held back, if any."""
+        if self._timer is not None:
+            self._timer.cancel()
+        self._show_held()
+
+    def _show_held(self) -> None:
+        self._timer = None
+        held, self._held = self._held, None
+        if held is not None:
+            self._show(held)
+            self._routine_at = self.clock()
+
+    def _show(self, line: str) -> None:
+        self.stream.write(line + "\n")
+        self.stream.flush()
+
+
+def _call_later(delay: float, callback: Callable[[], None]) -> asyncio.TimerHandle | None:
+    """``callback`` after ``delay`` seconds on this thread's running loop; None without one
+    (what is held then waits for the next line or ``flush``)."""
+    try:
+        return asyncio.get_running_loop().call_later(delay, callback)
+    except RuntimeError:
+        return None
+
+
 class ProgressPrinter:
     """Turns runner events into short lines a person can follow."""
 
-    def __init__(self, total_nodes: int, stream: TextIO = sys.stderr, finished: int = 0) -> None:
-        self.total, self.stream = total_nodes, stream
-        self.finished = finished
+    def __init__(
+        self,
+        total_nodes: int,
+        stream: TextIO = sys.stderr,
+        finished: int = 0,
+        clock: Callable[[], float] = time.monotonic,
+    ) -> None:
+        self.total, self.finished = total_nodes, finished
+        self.lines = PacedLines(stream, PROGRESS_INTERVAL, clock)
         self._started: dict[str, float] = {}
 
     def __call__(self, event: ExecutionEvent) -> None:
         line = self.describe(event)
         if line:
-            print(line, file=self.stream, flush=True)
+            self.lines.write(line, routine=event.type in _ROUTINE)
+
+    def close(self) -> None:
+        """Show what is still held back: the run has ended, or stopped."""
+        self.lines.flush()
 
     def describe(self, event: ExecutionEvent) -> str | None:
         """The line for one event, or None for events not worth a line."""
@@ -90,7 +163,7 @@ class ProgressPrinter:
         return f"execution {kind}{reason}"
 
     def _elapsed(self, node_id: str) -> str:
-        started = self._started.get(node_id)
+        started = self._started.pop(node_id, None)
         return duration_words(time.monotonic() - started) if started is not None else "?"
 
 
