@@ -6,7 +6,7 @@ from collections.abc import Callable, Sequence
 from datetime import datetime
 from functools import cached_property
 from pathlib import Path
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 import platformdirs
 from pydantic import ValidationError
@@ -16,10 +16,6 @@ from studio.engine.agent_kinds.artifact import ArtifactKind
 from studio.engine.agent_kinds.registry import KindRegistry, default_kind_registry
 from studio.engine.events import EventBus
 from studio.engine.runner import RunnerSettings, StepRunner
-from studio.fabric.queue import WorkQueue
-from studio.fabric.sources import SourceResolver
-from studio.knowledge.filing import filing_landing
-from studio.knowledge.knowledge_base import KnowledgeBase
 from studio.model import (
     AgentRegistry,
     Blueprint,
@@ -50,6 +46,13 @@ from studio.store import (
 from studio.store.human_tasks import HumanTaskRepository
 from studio.store.knowledge import Landing
 from studio.store.work_queue import WorkQueueRepository
+
+if TYPE_CHECKING:
+    from studio.fabric.queue import WorkQueue
+    from studio.knowledge.knowledge_base import KnowledgeBase
+
+# The knowledge store's graph (networkx) and the work queue load when first asked for: a
+# run, a validation or any other command that needs neither starts without them.
 
 DATA_DIR_VARIABLE = "STUDIO_DATA_DIR"
 DATABASE_VARIABLE = "STUDIO_DB"
@@ -97,13 +100,17 @@ class WorkspaceWorld:
     and folder, and closed items filed to that store."""
 
     def __init__(self, knowledge: KnowledgeRepository, folder: Path) -> None:
+        from studio.fabric.sources import SourceResolver
+
         self.knowledge = knowledge
-        self.sources = SourceResolver(self._artifact_text, folder)
+        self.sources: SourceResolver = SourceResolver(self._artifact_text, folder)
 
     def resolves(self, source: ContextSource) -> bool:
         return self.sources.resolves(source)
 
     def filing(self, item: WorkItem, head: str | None) -> Landing:
+        from studio.knowledge.filing import filing_landing
+
         runs = []
         for ref in item.artifacts:
             version = self.knowledge.version(ref)
@@ -210,8 +217,10 @@ class Workspace:
         return registry
 
     @cached_property
-    def knowledge(self) -> KnowledgeBase:
+    def knowledge(self) -> "KnowledgeBase":
         """The knowledge store: landed artifacts and the graph derived from them."""
+        from studio.knowledge.knowledge_base import KnowledgeBase
+
         return KnowledgeBase(KnowledgeRepository(self.database))
 
     def _land_for_a_run(self, text: str, produced_by: dict) -> str:
@@ -275,14 +284,16 @@ class Workspace:
         )
 
     @cached_property
-    def work_queue(self) -> WorkQueue:
+    def work_queue(self) -> "WorkQueue":
         """The Fabric work queue in this workspace's database; closed items file to its
         knowledge store."""
         return self.open_work_queue(self.database)
 
-    def open_work_queue(self, database: Database, **settings: Any) -> WorkQueue:
+    def open_work_queue(self, database: Database, **settings: Any) -> "WorkQueue":
         """A work queue over ``database`` (this workspace's, or another server's), filing to
         the knowledge store in the same database; ``settings`` as WorkQueue takes them."""
+        from studio.fabric.queue import WorkQueue
+
         repository = KnowledgeRepository(database)
         world = WorkspaceWorld(repository, self.data_dir)
         return WorkQueue(WorkQueueRepository(database), world, **settings)
