@@ -43,6 +43,8 @@ import statistics
 import sys
 import tempfile
 import time
+from collections.abc import Callable
+from dataclasses import dataclass
 from pathlib import Path
 
 os.environ.setdefault("QT_QPA_PLATFORM", "offscreen")
@@ -61,6 +63,16 @@ from studio.ui.canvas.editor import WorkflowEditor
 SIZES = (100, 500, 2000)
 ROW = "{:<12} {:>6} {:>9} {:>11} {:>14} {:>16}"
 FRAMES = 30
+
+
+@dataclass(frozen=True)
+class CanvasFigures:
+    """One graph opened and repainted in Studio's canvas and in the bare scene."""
+
+    open_s: float
+    frame_ms: float
+    bare_open_s: float
+    bare_frame_ms: float
 
 
 def chain(count: int) -> Workflow:
@@ -138,36 +150,58 @@ def bare_scene(workflow: Workflow) -> QGraphicsView:
     return view
 
 
-def main() -> None:
-    app = QApplication.instance() or QApplication([])
+def measure_graph(
+    app: QApplication, agents: AgentRegistry, folder: Path, workflow: Workflow
+) -> CanvasFigures:
+    """Write the workflow to a file in ``folder``, open it into Studio's canvas and into the
+    bare scene, and time both."""
+    path = folder / f"{workflow.name}.yaml"
+    write_workflow(workflow, path)
+    seconds, editor = open_into_canvas(path, agents)
+    frame = frame_times(editor.view)
+    began = time.perf_counter()
+    bare = bare_scene(load_workflow(path))
+    bare.viewport().repaint()
+    app.processEvents()
+    bare_seconds = time.perf_counter() - began
+    bare_frame = frame_times(bare)
+    editor.close()
+    bare.close()
+    return CanvasFigures(seconds, frame, bare_seconds, bare_frame)
+
+
+def echo_agents() -> AgentRegistry:
     agents = AgentRegistry()
     agents.add(AgentDefinition(id="echo", name="Echo", kind="echo"))
+    return agents
+
+
+def measure(size: int = 2000, build: Callable[[int], Workflow] = random_dag) -> CanvasFigures:
+    """One graph of ``size`` nodes (a random DAG unless told), in a fresh temporary folder."""
+    app = QApplication.instance() or QApplication([])
+    assert isinstance(app, QApplication)
+    with tempfile.TemporaryDirectory() as folder:
+        return measure_graph(app, echo_agents(), Path(folder), build(size))
+
+
+def main() -> None:
+    app = QApplication.instance() or QApplication([])
+    assert isinstance(app, QApplication)
+    agents = echo_agents()
     print(
         ROW.format("graph", "nodes", "open (s)", "frame (ms)", "bare open (s)", "bare frame (ms)")
     )
     with tempfile.TemporaryDirectory() as folder:
         for size in SIZES:
             for name, build in (("chain", chain), ("random DAG", random_dag)):
-                workflow = build(size)
-                path = Path(folder) / f"{name}-{size}.yaml"
-                write_workflow(workflow, path)
-                seconds, editor = open_into_canvas(path, agents)
-                frame = frame_times(editor.view)
-                began = time.perf_counter()
-                bare = bare_scene(load_workflow(path))
-                bare.viewport().repaint()
-                app.processEvents()
-                bare_seconds = time.perf_counter() - began
-                bare_frame = frame_times(bare)
-                figures = (
-                    f"{seconds:.3f}",
-                    f"{frame:.1f}",
-                    f"{bare_seconds:.3f}",
-                    f"{bare_frame:.1f}",
+                figures = measure_graph(app, agents, Path(folder), build(size))
+                cells = (
+                    f"{figures.open_s:.3f}",
+                    f"{figures.frame_ms:.1f}",
+                    f"{figures.bare_open_s:.3f}",
+                    f"{figures.bare_frame_ms:.1f}",
                 )
-                print(ROW.format(name, size, *figures))
-                editor.close()
-                bare.close()
+                print(ROW.format(name, size, *cells))
 
 
 if __name__ == "__main__":

@@ -29,9 +29,13 @@ import sys
 import tempfile
 import time
 from collections.abc import Callable
+from dataclasses import dataclass
 from pathlib import Path
 
 os.environ.setdefault("QT_QPA_PLATFORM", "offscreen")
+# Run as a script, this folder comes first on the path, and its queue.py would hide the
+# standard library's queue module from everything imported below: put the folder last.
+sys.path.sort(key=lambda entry: Path(entry or ".").resolve() == Path(__file__).resolve().parent)
 
 from PySide6.QtCore import QSize
 from PySide6.QtWidgets import QApplication
@@ -48,6 +52,24 @@ BLUEPRINTS = 200
 NODES = (5, 50)
 CATEGORIES = ("routing", "data", "pipeline", "parallel", "review", "ops", "support", "research")
 TARGET_OPEN_MS = 500.0
+
+
+@dataclass(frozen=True)
+class CatalogFigures:
+    """One run: milliseconds unless the name says otherwise."""
+
+    stored_s: float
+    count: int
+    width: int
+    height: int
+    first_open_ms: float
+    drawn: int
+    again_ms: float
+    read_ms: float
+    preview_ms: float
+    down_ms: list[float]
+    all_drawn: int
+    up_ms: list[float]
 
 
 def generated_blueprint(number: int, rng: random.Random) -> Workflow:
@@ -142,11 +164,12 @@ def preview_ms(workspace: Workspace) -> float:
     return statistics.median(times)
 
 
-def main() -> None:
+def measure() -> CatalogFigures:
+    """Store the catalog in a temporary folder, then open, scroll and open the browser again."""
     app = create_application()
     with tempfile.TemporaryDirectory() as folder:
         workspace = Workspace(Path(folder), database=str(Path(folder) / "catalog.db"))
-        print(f"stored {BLUEPRINTS} blueprints in {stored_catalog(workspace):.1f} s")
+        stored_s = stored_catalog(workspace)
         window = MainWindow(workspace)
         window.resize(1280, 800)
         window.show()
@@ -158,24 +181,34 @@ def main() -> None:
         first, browser = open_ms(app, window)
         drawn = len(browser.delegate.previews)
         down = scroll_frames(browser, downwards=True)
-        down_total = sum(down)
         all_drawn = len(browser.delegate.previews)
         up = scroll_frames(browser, downwards=False)
         again, _ = open_ms(app, window)
-        print(f"catalog: {count} blueprints ({NODES[0]}–{NODES[1]} nodes), browser "
-              f"{browser.width()}x{browser.height()}")  # fmt: skip
-        print(f"open, first time:   {first:7.1f} ms  (target < {TARGET_OPEN_MS:.0f} ms); "
-              f"{drawn} previews drawn")  # fmt: skip
-        print(f"open, again:        {again:7.1f} ms")
+        size = (browser.width(), browser.height())
         one = preview_ms(workspace)
-        print(f"  the read alone:   {read:7.1f} ms;  one preview drawn: {one:.2f} ms")
-        print(f"scroll to the end:  {down_total:7.1f} ms over {len(down)} pages; median paint "
-              f"{statistics.median(down):.1f} ms, longest {max(down):.1f} ms; "
-              f"{all_drawn} previews drawn")  # fmt: skip
-        print(f"scroll back up:     {sum(up):7.1f} ms; median paint {statistics.median(up):.1f} ms "
-              f"(previews kept)")  # fmt: skip
         window.close()
         workspace.close()
+    return CatalogFigures(
+        stored_s, count, *size, first, drawn, again, read, one, down, all_drawn, up
+    )
+
+
+def main() -> None:
+    figures = measure()
+    down, up, first = figures.down_ms, figures.up_ms, figures.first_open_ms
+    print(f"stored {BLUEPRINTS} blueprints in {figures.stored_s:.1f} s")
+    print(f"catalog: {figures.count} blueprints ({NODES[0]}–{NODES[1]} nodes), browser "
+          f"{figures.width}x{figures.height}")  # fmt: skip
+    print(f"open, first time:   {first:7.1f} ms  (target < {TARGET_OPEN_MS:.0f} ms); "
+          f"{figures.drawn} previews drawn")  # fmt: skip
+    print(f"open, again:        {figures.again_ms:7.1f} ms")
+    print(f"  the read alone:   {figures.read_ms:7.1f} ms;  one preview drawn: "
+          f"{figures.preview_ms:.2f} ms")  # fmt: skip
+    print(f"scroll to the end:  {sum(down):7.1f} ms over {len(down)} pages; median paint "
+          f"{statistics.median(down):.1f} ms, longest {max(down):.1f} ms; "
+          f"{figures.all_drawn} previews drawn")  # fmt: skip
+    print(f"scroll back up:     {sum(up):7.1f} ms; median paint {statistics.median(up):.1f} ms "
+          f"(previews kept)")  # fmt: skip
 
 
 if __name__ == "__main__":

@@ -11,9 +11,15 @@ import argparse
 import asyncio
 import logging
 import sqlite3
+import sys
 import tempfile
 import time
+from dataclasses import dataclass
 from pathlib import Path
+
+# Run as a script, this folder comes first on the path, and its queue.py would hide the
+# standard library's queue module from everything imported below: put the folder last.
+sys.path.sort(key=lambda entry: Path(entry or ".").resolve() == Path(__file__).resolve().parent)
 
 from sqlalchemy import Column, Integer, MetaData, String, Table, bindparam, insert, update
 
@@ -24,6 +30,24 @@ from studio.model import AgentDefinition, AgentRegistry, Workflow
 from studio.store import ExecutionRepository, WorkflowRepository, open_database
 
 COMMITS_PER_NODE = 3
+
+
+@dataclass(frozen=True)
+class EngineFigures:
+    """One run: the floors in milliseconds per node, the workflows in seconds."""
+
+    nodes: int
+    sqlite3_floor_ms: float
+    core_floor_ms: float
+    chain_seconds: float
+    chain_status: str
+    fan_out_nodes: int
+    fan_out_seconds: float
+    fan_out_status: str
+
+    @property
+    def chain_ms(self) -> float:
+        return self.chain_seconds / self.nodes * 1000
 
 
 def chain_workflow(count: int) -> Workflow:
@@ -120,26 +144,40 @@ def report(name: str, nodes: int, seconds: float, floor_per_node: float, status:
     )
 
 
+def measure(nodes: int = 1000, concurrency: int = 8) -> EngineFigures:
+    """The floors, then the chain and the fan-out of ``nodes``, on fresh SQLite files."""
+    logging.getLogger("studio").setLevel(logging.WARNING)
+    with tempfile.TemporaryDirectory() as tmp:
+        folder = Path(tmp)
+        raw = sqlite3_floor(folder, nodes) / nodes * 1000
+        core = sqlalchemy_floor(folder, nodes) / nodes * 1000
+        chain_seconds, chain_status = time_engine(folder, chain_workflow(nodes), concurrency)
+        fan = fan_out_workflow(nodes)
+        fan_seconds, fan_status = time_engine(folder, fan, concurrency)
+    return EngineFigures(
+        nodes, raw, core, chain_seconds, chain_status, len(fan.nodes), fan_seconds, fan_status
+    )
+
+
 def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("--nodes", type=int, default=1000)
     parser.add_argument("--concurrency", type=int, default=8)
     args = parser.parse_args()
-    logging.getLogger("studio").setLevel(logging.WARNING)
-    with tempfile.TemporaryDirectory() as tmp:
-        folder = Path(tmp)
-        raw = sqlite3_floor(folder, args.nodes) / args.nodes * 1000
-        core = sqlalchemy_floor(folder, args.nodes) / args.nodes * 1000
-        print(
-            f"floor: 3 commits/node  sqlite3 {raw:.3f} ms/node   "
-            f"SQLAlchemy Core+asyncio {core:.3f} ms/node"
-        )
-        chain = chain_workflow(args.nodes)
-        chain_seconds, chain_status = time_engine(folder, chain, args.concurrency)
-        report("chain", args.nodes, chain_seconds, core, chain_status)
-        fan = fan_out_workflow(args.nodes)
-        fan_seconds, fan_status = time_engine(folder, fan, args.concurrency)
-        report("fan-out 1→N→1", len(fan.nodes), fan_seconds, core, fan_status)
+    figures = measure(args.nodes, args.concurrency)
+    print(
+        f"floor: 3 commits/node  sqlite3 {figures.sqlite3_floor_ms:.3f} ms/node   "
+        f"SQLAlchemy Core+asyncio {figures.core_floor_ms:.3f} ms/node"
+    )
+    core = figures.core_floor_ms
+    report("chain", args.nodes, figures.chain_seconds, core, figures.chain_status)
+    report(
+        "fan-out 1→N→1",
+        figures.fan_out_nodes,
+        figures.fan_out_seconds,
+        core,
+        figures.fan_out_status,
+    )
 
 
 if __name__ == "__main__":

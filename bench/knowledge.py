@@ -12,11 +12,31 @@ import random
 import sys
 import tempfile
 import time
+from dataclasses import dataclass
 from pathlib import Path
+
+# Run as a script, this folder comes first on the path, and its queue.py would hide the
+# standard library's queue module from everything imported below: put the folder last.
+sys.path.sort(key=lambda entry: Path(entry or ".").resolve() == Path(__file__).resolve().parent)
 
 from markdown_it import MarkdownIt
 
 from studio.store import KnowledgeRepository, open_database
+
+
+@dataclass(frozen=True)
+class KnowledgeFigures:
+    """One ingest of a generated corpus next to the bare parse of the same files."""
+
+    count: int
+    average_kb: float
+    parse_rate: float
+    """Artifacts per second markdown-it-py parses."""
+    ingest_rate: float
+    """Artifacts per second Studio lands."""
+    landed: int
+    database_mb: float
+
 
 ITEM_TYPES = ("requirement", "story", "decision", "component", "contract")
 WORDS = [
@@ -117,22 +137,29 @@ def ingest_rate(folder: Path, database: Path) -> tuple[float, int]:
     return len(refs) / (time.perf_counter() - began), len(refs)
 
 
-def main(count: int) -> int:
+def measure(count: int = 10_000) -> KnowledgeFigures:
+    """Write ``count`` artifacts to a temporary folder, parse them bare, then ingest them."""
     with tempfile.TemporaryDirectory() as scratch:
         folder = Path(scratch) / "corpus"
         folder.mkdir()
         paths = write_corpus(folder, count)
         size = sum(path.stat().st_size for path in paths) / len(paths)
-        print(f"{count} artifacts, {size / 1024:.1f} KB each on average, 10 headings, 5 items")
         parse = bare_parse_rate(paths)
         rate, landed = ingest_rate(folder, Path(scratch) / "knowledge.db")
         database_size = os.path.getsize(Path(scratch) / "knowledge.db") / 1e6
-        print(f"bare markdown-it-py parse (commonmark): {parse:8.0f} artifacts/s")
-        print(
-            f"studio ingest (lint, derive, store, index): {rate:8.0f} artifacts/s "
-            f"({landed} landed, {rate / parse:.2f}x the bare parse, "
-            f"database {database_size:.0f} MB)"
-        )
+    return KnowledgeFigures(count, size / 1024, parse, rate, landed, database_size)
+
+
+def main(count: int) -> int:
+    figures = measure(count)
+    parse, rate = figures.parse_rate, figures.ingest_rate
+    print(f"{count} artifacts, {figures.average_kb:.1f} KB each on average, 10 headings, 5 items")
+    print(f"bare markdown-it-py parse (commonmark): {parse:8.0f} artifacts/s")
+    print(
+        f"studio ingest (lint, derive, store, index): {rate:8.0f} artifacts/s "
+        f"({figures.landed} landed, {rate / parse:.2f}x the bare parse, "
+        f"database {figures.database_mb:.0f} MB)"
+    )
     return 0
 
 

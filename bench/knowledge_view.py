@@ -60,10 +60,14 @@ import sys
 import tempfile
 import time
 from collections.abc import Callable
+from dataclasses import dataclass
 from datetime import UTC, datetime, timedelta
 from pathlib import Path
 
 os.environ.setdefault("QT_QPA_PLATFORM", "offscreen")
+# Run as a script, this folder comes first on the path, and its queue.py would hide the
+# standard library's queue module from everything imported below: put the folder last.
+sys.path.sort(key=lambda entry: Path(entry or ".").resolve() == Path(__file__).resolve().parent)
 
 from PySide6.QtCore import QEventLoop, QTimer, SignalInstance
 from PySide6.QtWidgets import QApplication, QGraphicsView
@@ -303,8 +307,9 @@ def frame_time(view: QGraphicsView) -> float:
     return statistics.median(times) * 1000
 
 
-def frames(mode: KnowledgeMode, views: Views) -> tuple[str, str]:
-    """Frame times of the default view and of one subject with items and units."""
+def frames(mode: KnowledgeMode, views: Views) -> tuple[float, int, float, int]:
+    """Frame times (ms) and node counts of the default view and of one subject with items and
+    units."""
     mode.canvas.fit_all()
     whole = frame_time(mode.canvas.view)
     whole_nodes = len(mode.canvas.node_ids())
@@ -314,10 +319,7 @@ def frames(mode: KnowledgeMode, views: Views) -> tuple[str, str]:
     one = frame_time(mode.canvas.view)
     one_nodes = len(mode.canvas.node_ids())
     views.change(lambda: mode.session.change(subject=None, items=False, units=False))
-    return (
-        f"{whole:5.1f} ms ({whole_nodes} nodes)",
-        f"{one:5.1f} ms ({one_nodes} nodes)",
-    )
+    return whole, whole_nodes, one, one_nodes
 
 
 def timeline_steps(mode: KnowledgeMode, views: Views) -> tuple[float, float]:
@@ -395,6 +397,63 @@ def parts(database: Path) -> str:
     return "  ".join(f"{name} {ms:5.0f}" for name, ms in timed.items())
 
 
+@dataclass(frozen=True)
+class KnowledgeViewFigures:
+    """One store's figures, in milliseconds unless the name says otherwise."""
+
+    size: int
+    ingest_s: float
+    """Seconds the store's ingest took (0 when it was generated before)."""
+    parts: str
+    open_ms: float
+    nodes: int
+    frame_all_ms: float
+    frame_all_nodes: int
+    frame_one_ms: float
+    frame_one_nodes: int
+    step_median_ms: float
+    step_longest_ms: float
+    block_landing_ms: float
+    landing_s: float
+    block_redraw_ms: float
+
+
+def measure_store(
+    app: QApplication, cache: Path, scratch_root: str, size: int
+) -> KnowledgeViewFigures:
+    """Open, repaint, step and grow the view of a store of ``size`` artifacts."""
+    database, ingest_s = stored_corpus(cache, size)
+    scratch = Path(tempfile.mkdtemp(dir=scratch_root))
+    copy = scratch / "knowledge.db"
+    shutil.copy(database, copy)
+    timed_parts = parts(copy)
+    app.processEvents()
+    gc.collect()  # the garbage of the parts is not the window's to collect as it opens
+    opened, window, workspace, views = open_view(copy, scratch)
+    mode = window.knowledge
+    nodes = len(mode.canvas.node_ids())
+    frame_figures = frames(mode, views)
+    median, longest = timeline_steps(mode, views)
+    during, after, took = background_ingest(mode, views, scratch)
+    window.close()
+    workspace.close()
+    app.processEvents()
+    return KnowledgeViewFigures(
+        size, ingest_s, timed_parts, opened, nodes, *frame_figures, median, longest, during,
+        took, after,
+    )  # fmt: skip
+
+
+def measure(size: int) -> KnowledgeViewFigures:
+    """One store of ``size`` artifacts (kept in ``$STUDIO_BENCH_CACHE`` if set)."""
+    app = create_application()
+    cache_root = os.environ.get("STUDIO_BENCH_CACHE")
+    with tempfile.TemporaryDirectory() as scratch_root:
+        cache = Path(cache_root or scratch_root)
+        cache.mkdir(parents=True, exist_ok=True)
+        return measure_store(app, cache, scratch_root, size)
+
+
 def main(sizes: tuple[int, ...], header: bool = True) -> int:
     app = create_application()
     cache_root = os.environ.get("STUDIO_BENCH_CACHE")
@@ -404,33 +463,26 @@ def main(sizes: tuple[int, ...], header: bool = True) -> int:
         if header:
             print(HEADER)
         for size in sizes:
-            database, ingest_s = stored_corpus(cache, size)
-            scratch = Path(tempfile.mkdtemp(dir=scratch_root))
-            copy = scratch / "knowledge.db"
-            shutil.copy(database, copy)
-            landed = f" (ingest {ingest_s:.1f} s)" if ingest_s else ""
-            print(f"\n{size} artifacts{landed}")
-            print(f"  parts (ms): {parts(copy)}")
-            app.processEvents()
-            gc.collect()  # the garbage of the parts is not the window's to collect as it opens
-            opened, window, workspace, views = open_view(copy, scratch)
-            mode = window.knowledge
-            nodes = len(mode.canvas.node_ids())
-            print(f"  open to drawn canvas:  {opened:7.0f} ms  ({nodes} nodes)")
-            whole, one = frames(mode, views)
-            print(f"  frame, default view:   {whole}")
-            print(f"  frame, one subject:    {one}  (items and units)")
-            median, longest = timeline_steps(mode, views)
-            print(f"  timeline step:         {median:7.0f} ms median, {longest:.0f} ms longest")
-            during, after, took = background_ingest(mode, views, scratch)
-            print(
-                f"  ingest {INCOMING} more:      longest block {during:5.1f} ms while landing "
-                f"({took:.1f} s), {after:5.1f} ms while the grown graph is drawn"
-            )
-            window.close()
-            workspace.close()
-            app.processEvents()
+            print_figures(measure_store(app, cache, scratch_root, size))
     return 0
+
+
+def print_figures(figures: KnowledgeViewFigures) -> None:
+    landed = f" (ingest {figures.ingest_s:.1f} s)" if figures.ingest_s else ""
+    print(f"\n{figures.size} artifacts{landed}")
+    print(f"  parts (ms): {figures.parts}")
+    print(f"  open to drawn canvas:  {figures.open_ms:7.0f} ms  ({figures.nodes} nodes)")
+    whole = f"{figures.frame_all_ms:5.1f} ms ({figures.frame_all_nodes} nodes)"
+    one = f"{figures.frame_one_ms:5.1f} ms ({figures.frame_one_nodes} nodes)"
+    print(f"  frame, default view:   {whole}")
+    print(f"  frame, one subject:    {one}  (items and units)")
+    median, longest = figures.step_median_ms, figures.step_longest_ms
+    print(f"  timeline step:         {median:7.0f} ms median, {longest:.0f} ms longest")
+    print(
+        f"  ingest {INCOMING} more:      longest block {figures.block_landing_ms:5.1f} ms while "
+        f"landing ({figures.landing_s:.1f} s), {figures.block_redraw_ms:5.1f} ms while the grown "
+        f"graph is drawn"
+    )
 
 
 def each_in_a_process_of_its_own(sizes: tuple[int, ...]) -> int:

@@ -45,6 +45,7 @@ import re
 import subprocess
 import tempfile
 import time
+from collections.abc import Callable
 from dataclasses import dataclass
 from pathlib import Path
 
@@ -289,26 +290,52 @@ def _print_function(
     print(f"  {seconds / items * 1e6:7.0f} µs  {place}{name} ({calls:.1f})")
 
 
-def postgresql_rows(server_url: str, scratch: Path, items: int, counts: list[int]) -> list[Row]:
-    """Studio's rows, then procrastinate's, each on a new database of the same server."""
+def postgresql_rows(
+    server_url: str, scratch: Path, items: int, counts: list[int], on_row: Callable[[Row], None]
+) -> list[Row]:
+    """Studio's rows, then procrastinate's, each on a new database of the same server; each
+    handed to ``on_row`` as soon as it is measured."""
     rows = []
     for workers in counts:
         folder = scratch / f"postgresql-{workers}"
         folder.mkdir()
         database = new_database(server_url, f"studio_{workers}")
         rows.append(studio_row(folder, database, "postgresql", items, workers))
-        print_row(rows[-1])
+        on_row(rows[-1])
     for workers in counts:
         folder = scratch / f"procrastinate-{workers}"
         folder.mkdir()
         database = new_database(server_url, f"procrastinate_{workers}")
         rows.append(procrastinate_row(folder, database, items, workers))
-        print_row(rows[-1])
+        on_row(rows[-1])
+    return rows
+
+
+def measure(
+    items: int = 3000,
+    worker_counts: tuple[int, ...] = (1, 4, 8),
+    on_row: Callable[[Row], None] = lambda row: None,
+) -> list[Row]:
+    """Every row, each handed to ``on_row`` as soon as it is measured: Studio on SQLite, the
+    sqlite3 floor, then Studio and procrastinate on PostgreSQL (when it is installed)."""
+    binaries = server_binaries()
+    rows: list[Row] = []
+    with tempfile.TemporaryDirectory() as scratch_name:
+        scratch = Path(scratch_name)
+        for workers in worker_counts:
+            folder = scratch / f"sqlite-{workers}"
+            folder.mkdir()
+            rows.append(studio_row(folder, str(folder / "queue.db"), "sqlite", items, workers))
+            on_row(rows[-1])
+        rows.append(floor_row(scratch, items))
+        on_row(rows[-1])
+        if binaries is not None:
+            with running_server(binaries) as server_url:
+                rows += postgresql_rows(server_url, scratch, items, list(worker_counts), on_row)
     return rows
 
 
 def main(items: int, worker_counts: list[int], profile: bool) -> int:
-    binaries = server_binaries()
     print(
         f"{items} items per row; workers are separate processes; 2 cores shared with the "
         f"PostgreSQL server"
@@ -317,24 +344,13 @@ def main(items: int, worker_counts: list[int], profile: bool) -> int:
         f"{'queue':<14} {'backend':<11} {'workers':>7} {'items':>6} {'enqueue/s':>10} "
         f"{'drain/s':>9} {'items/s':>9} {'CPU µs/it':>10}  check"
     )
-    rows: list[Row] = []
-    with tempfile.TemporaryDirectory() as scratch_name:
-        scratch = Path(scratch_name)
-        for workers in worker_counts:
-            folder = scratch / f"sqlite-{workers}"
-            folder.mkdir()
-            rows.append(studio_row(folder, str(folder / "queue.db"), "sqlite", items, workers))
-            print_row(rows[-1])
-        rows.append(floor_row(scratch, items))
-        print_row(rows[-1])
-        if binaries is None:
-            print("PostgreSQL is not installed here: no PostgreSQL rows")
-        else:
-            with running_server(binaries) as server_url:
-                rows += postgresql_rows(server_url, scratch, items, worker_counts)
-        print_targets(rows)
-        if profile:
-            profile_one_worker(scratch, items)
+    rows = measure(items, tuple(worker_counts), print_row)
+    if server_binaries() is None:
+        print("PostgreSQL is not installed here: no PostgreSQL rows")
+    print_targets(rows)
+    if profile:
+        with tempfile.TemporaryDirectory() as scratch_name:
+            profile_one_worker(Path(scratch_name), items)
     return 0
 
 

@@ -8,6 +8,7 @@ Prints; asserts nothing.
 
 import argparse
 import time
+from dataclasses import dataclass
 from datetime import UTC, datetime, timedelta
 
 from studio.model.execution import ExecutionEvent
@@ -15,6 +16,17 @@ from studio.model.run_view import RunView
 from studio.ui.run.replay_bar import ReplayLog
 
 STRIDE = 7  # scrub to every seventh moment, as a dragged slider does
+
+
+@dataclass(frozen=True)
+class ReplayFigures:
+    """Scrubbing one synthetic log, with the cache and without (seconds)."""
+
+    events: int
+    nodes: int
+    built_s: float
+    cached_s: float
+    uncached_s: float
 
 
 def synthetic_log(nodes: int, per_node: int) -> tuple[list[str], list[ExecutionEvent]]:
@@ -57,16 +69,23 @@ def uncached_scrub(node_ids: list[str], events: list[ExecutionEvent]) -> float:
     return (time.perf_counter() - began) / len(moments)
 
 
+def measure(nodes: int = 50, per_node: int = 100) -> ReplayFigures:
+    """Scrub a log of ``nodes`` nodes with ``per_node`` events each, cached and not."""
+    node_ids, events = synthetic_log(nodes, per_node)
+    built, cached = cached_scrub(node_ids, events)
+    uncached = uncached_scrub(node_ids, events)
+    return ReplayFigures(len(events), len(node_ids), built, cached, uncached)
+
+
 def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("--nodes", type=int, default=50)
     parser.add_argument("--per-node", type=int, default=100)
     args = parser.parse_args()
-    node_ids, events = synthetic_log(args.nodes, args.per_node)
-    built, cached = cached_scrub(node_ids, events)
-    uncached = uncached_scrub(node_ids, events)
-    print(f"{len(events)} events, {len(node_ids)} nodes")
-    print(f"{'cache built in':<28} {built * 1000:9.1f} ms")
+    figures = measure(args.nodes, args.per_node)
+    cached, uncached = figures.cached_s, figures.uncached_s
+    print(f"{figures.events} events, {figures.nodes} nodes")
+    print(f"{'cache built in':<28} {figures.built_s * 1000:9.1f} ms")
     print(f"{'per moment, from the cache':<28} {cached * 1e6:9.0f} µs")
     print(
         f"{'per moment, from the start':<28} {uncached * 1e6:9.0f} µs  (peer: "

@@ -26,9 +26,13 @@ import subprocess
 import sys
 import tempfile
 import time
+from dataclasses import dataclass
 from pathlib import Path
 
 os.environ.setdefault("QT_QPA_PLATFORM", "offscreen")
+# Run as a script, this folder comes first on the path, and its queue.py would hide the
+# standard library's queue module from everything imported below: put the folder last.
+sys.path.sort(key=lambda entry: Path(entry or ".").resolve() == Path(__file__).resolve().parent)
 
 import qasync
 import yaml
@@ -105,7 +109,7 @@ class LateTicks:
         self.delays.append(max(0.0, elapsed - PROBE_MS))
 
 
-def measure(window: MainWindow, loop, workflow_id: str) -> tuple[float, LateTicks, str]:
+def measure_run(window: MainWindow, loop, workflow_id: str) -> tuple[float, LateTicks, str]:
     """Run the workflow from the window; seconds taken, the probe, and the final status."""
     probe = LateTicks()
     ended: list[str] = []
@@ -158,20 +162,47 @@ def finish_competitors(processes: list[subprocess.Popen], began: float) -> str:
     return f"competitors ({time.perf_counter() - began:.1f} s in all): " + "; ".join(told)
 
 
-def report(name: str, seconds: float, probe: LateTicks, status: str) -> None:
-    delays = sorted(probe.delays)
-    p99 = delays[int(len(delays) * 0.99) - 1] if delays else 0.0
+@dataclass(frozen=True)
+class RunBlock:
+    """One run from the window and how late the UI probe's ticks came (milliseconds)."""
+
+    name: str
+    status: str
+    seconds: float
+    ticks: int
+    median_ms: float
+    p99_ms: float
+    longest_ms: float
+
+    @classmethod
+    def of(cls, name: str, seconds: float, probe: LateTicks, status: str) -> "RunBlock":
+        delays = sorted(probe.delays)
+        p99 = delays[int(len(delays) * 0.99) - 1] if delays else 0.0
+        median = statistics.median(delays)
+        return cls(name, status, seconds, len(delays), median, p99, delays[-1])
+
+
+@dataclass(frozen=True)
+class ResponsivenessFigures:
+    runs: list[RunBlock]
+    competitors: str
+    """What the competing programs did, in words."""
+
+
+def report(run: RunBlock) -> None:
     print(
-        f"{name:<22} {status:<10} {seconds:6.2f} s  ticks {len(delays):>5}  "
-        f"median late {statistics.median(delays):5.1f} ms  p99 {p99:5.1f} ms  "
-        f"longest block {delays[-1]:6.1f} ms"
+        f"{run.name:<22} {run.status:<10} {run.seconds:6.2f} s  ticks {run.ticks:>5}  "
+        f"median late {run.median_ms:5.1f} ms  p99 {run.p99_ms:5.1f} ms  "
+        f"longest block {run.longest_ms:6.1f} ms"
     )
 
 
-def main() -> int:
+def measure() -> ResponsivenessFigures:
+    """The three runs from a main window over a fresh data folder in a temporary folder."""
     app = create_application()
     loop = qasync.QEventLoop(app)
     asyncio.set_event_loop(loop)
+    runs = []
     with tempfile.TemporaryDirectory() as scratch:
         agents = Path(scratch) / "agents"
         agents.mkdir()
@@ -182,25 +213,33 @@ def main() -> int:
         window.resize(1400, 900)
         window.show()
         freeze_startup_objects()  # as the app does once its window is up
-        print(f"{NODES}-node runs from the main window, UI probe every {PROBE_MS} ms")
         for agent_id in ("demo-echo-agent", "quick-shell"):
             data = parallel_chains(NODES, agent_id)
             path = Path(scratch) / f"{agent_id}.yaml"
             path.write_text(yaml.safe_dump(data))
             workflow = workspace.import_and_publish(path)
-            seconds, probe, status = measure(window, loop, workflow.id)
-            report(f"{NODES} {agent_id}", seconds, probe, status)
+            seconds, probe, status = measure_run(window, loop, workflow.id)
+            runs.append(RunBlock.of(f"{NODES} {agent_id}", seconds, probe, status))
         echo_file = Path(scratch) / "demo-echo-agent.yaml"
         echo = workspace.import_and_publish(echo_file)
         began = time.perf_counter()
         competitors = start_competitors(Path(scratch), workspace.database_target, echo_file)
         loop.run_until_complete(asyncio.sleep(STARTUP_S))  # both are writing by now
-        seconds, probe, status = measure(window, loop, echo.id)
-        report(f"{NODES} echo + 2 writers", seconds, probe, status)
-        print(finish_competitors(competitors, began))
+        seconds, probe, status = measure_run(window, loop, echo.id)
+        runs.append(RunBlock.of(f"{NODES} echo + 2 writers", seconds, probe, status))
+        told = finish_competitors(competitors, began)
         window.workflows.runs.shutdown()
         window.close()
         workspace.close()
+    return ResponsivenessFigures(runs, told)
+
+
+def main() -> int:
+    figures = measure()
+    print(f"{NODES}-node runs from the main window, UI probe every {PROBE_MS} ms")
+    for run in figures.runs:
+        report(run)
+    print(figures.competitors)
     return 0
 
 

@@ -1,0 +1,144 @@
+"""The command line's paths, timed as a person meets them: real ``studio`` processes over a
+fresh data folder in a temporary folder, each figure the median of several runs.
+
+- start-up: ``python -c pass`` (the floor), ``studio --version``, ``studio --help``, and
+  ``studio screenshot`` of an empty workspace (start-up to a drawn window);
+- ``studio run chain.json --json`` of a chain of echo nodes, minus ``studio --version``;
+- ``studio screenshot --open`` of bench/canvas.py's random DAG, minus the same of a 1-node file.
+
+Prints; asserts nothing.
+
+    .venv/bin/python bench/commands.py [--runs 5] [--nodes 1000] [--canvas-nodes 2000]
+"""
+
+import argparse
+import json
+import os
+import statistics
+import subprocess
+import sys
+import tempfile
+import time
+from dataclasses import dataclass
+from pathlib import Path
+
+# Run as a script, this folder comes first on the path, and its queue.py would hide the
+# standard library's queue module from everything imported below: put the folder last.
+sys.path.sort(key=lambda entry: Path(entry or ".").resolve() == Path(__file__).resolve().parent)
+
+STUDIO = [sys.executable, "-m", "studio"]
+ECHO_AGENT = "demo-echo-agent"
+
+
+@dataclass(frozen=True)
+class CommandFigures:
+    """Medians of ``runs`` runs, in seconds."""
+
+    runs: int
+    python_pass_s: float
+    version_s: float
+    help_s: float
+    empty_screenshot_s: float
+    chain_nodes: int
+    chain_run_s: float
+    canvas_nodes: int
+    open_big_s: float
+    open_one_s: float
+
+    @property
+    def run_ms_per_node(self) -> float:
+        """``studio run`` of the chain, minus ``studio --version``, per node."""
+        return (self.chain_run_s - self.version_s) / self.chain_nodes * 1000
+
+    @property
+    def open_beyond_s(self) -> float:
+        """``studio screenshot --open`` of the big graph beyond that of a 1-node file."""
+        return self.open_big_s - self.open_one_s
+
+
+def median_seconds(command: list[str], runs: int, environment: dict[str, str]) -> float:
+    """The median wall time of ``runs`` runs of ``command``; stops at the first that fails."""
+    times = []
+    for _ in range(runs):
+        began = time.perf_counter()
+        done = subprocess.run(command, env=environment, capture_output=True, text=True)
+        times.append(time.perf_counter() - began)
+        if done.returncode != 0:
+            sys.exit(f"{' '.join(command)} failed ({done.returncode}): {done.stderr[-400:]}")
+    return statistics.median(times)
+
+
+def chain_file(folder: Path, count: int) -> Path:
+    """A JSON workflow file of ``count`` echo nodes in a row."""
+    nodes = [{"id": f"n{i}", "agentId": ECHO_AGENT} for i in range(count)]
+    edges = [{"source": f"n{i}", "target": f"n{i + 1}"} for i in range(count - 1)]
+    path = folder / f"chain-{count}.json"
+    path.write_text(json.dumps({"name": f"chain of {count}", "nodes": nodes, "edges": edges}))
+    return path
+
+
+def dag_file(folder: Path, count: int) -> Path:
+    """bench/canvas.py's random DAG of ``count`` nodes, laid out, as a YAML file."""
+    from canvas import random_dag  # bench/canvas.py: the canvas benchmark's graph
+
+    from studio.model import write_workflow
+
+    path = folder / f"dag-{count}.yaml"
+    write_workflow(random_dag(count), path)
+    return path
+
+
+def measure(runs: int = 5, nodes: int = 1000, canvas_nodes: int = 2000) -> CommandFigures:
+    """Every command ``runs`` times, over one fresh data folder."""
+    with tempfile.TemporaryDirectory() as scratch:
+        folder = Path(scratch)
+        environment = {
+            **os.environ,
+            "STUDIO_DATA_DIR": str(folder / "data"),
+            "QT_QPA_PLATFORM": "offscreen",
+        }
+
+        def median(*arguments: str) -> float:
+            return median_seconds(list(arguments), runs, environment)
+
+        picture = str(folder / "shot.png")
+        floor = median(sys.executable, "-c", "pass")
+        version = median(*STUDIO, "--version")
+        help_s = median(*STUDIO, "--help")
+        empty = median(*STUDIO, "screenshot", picture)
+        chain = str(chain_file(folder, nodes))
+        run = median(*STUDIO, "run", chain, "--json")
+        big, one = str(dag_file(folder, canvas_nodes)), str(dag_file(folder, 1))
+        open_big = median(*STUDIO, "screenshot", picture, "--open", big)
+        open_one = median(*STUDIO, "screenshot", picture, "--open", one)
+    return CommandFigures(
+        runs, floor, version, help_s, empty, nodes, run, canvas_nodes, open_big, open_one
+    )
+
+
+def main() -> None:
+    parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    parser.add_argument("--runs", type=int, default=5)
+    parser.add_argument("--nodes", type=int, default=1000)
+    parser.add_argument("--canvas-nodes", type=int, default=2000)
+    args = parser.parse_args()
+    figures = measure(args.runs, args.nodes, args.canvas_nodes)
+    print(f"medians of {figures.runs} runs, a fresh data folder")
+    print(f"python -c pass                       {figures.python_pass_s:6.3f} s")
+    print(f"studio --version                     {figures.version_s:6.3f} s")
+    print(f"studio --help                        {figures.help_s:6.3f} s")
+    print(f"studio screenshot, empty workspace   {figures.empty_screenshot_s:6.3f} s")
+    run = f"studio run of {figures.chain_nodes} echo nodes"
+    print(
+        f"{run:<36} {figures.chain_run_s:6.3f} s  "
+        f"({figures.run_ms_per_node:.3f} ms/node beyond --version)"
+    )
+    shot = f"screenshot --open, {figures.canvas_nodes} nodes"
+    print(
+        f"{shot:<36} {figures.open_big_s:6.3f} s  "
+        f"(1 node {figures.open_one_s:.3f} s: {figures.open_beyond_s:.3f} s beyond)"
+    )
+
+
+if __name__ == "__main__":
+    main()
