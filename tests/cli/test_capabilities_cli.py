@@ -8,13 +8,11 @@ import hashlib
 import json
 from datetime import UTC, datetime
 from pathlib import Path
-from typing import Any
 
 import pytest
 
-from studio.cli.main import main
 from studio.workspace import Workspace
-from tests.cli_runner import run_studio
+from tests.cli_runner import run_studio, studio, studio_json
 from tests.fabric.items import BRIEF, item_text, manifest
 
 FIXTURE = Path(__file__).resolve().parents[1] / "ui" / "work" / "fixtures"
@@ -24,19 +22,6 @@ DESIGN_STUDIO = FIXTURE / "capability-design-studio.md"
 @pytest.fixture
 def db(tmp_path: Path) -> str:
     return str(tmp_path / "studio.db")
-
-
-def studio(capsys: pytest.CaptureFixture[str], *args: str, expect: int = 0) -> tuple[str, str]:
-    """``studio ARGS`` in process; its stdout and stderr, after checking its exit code."""
-    code = main(list(args))
-    out, err = capsys.readouterr()
-    assert code == expect, (out, err)
-    return out, err
-
-
-def studio_json(capsys: pytest.CaptureFixture[str], *args: str, expect: int = 0) -> Any:
-    out, _err = studio(capsys, *args, "--json", expect=expect)
-    return json.loads(out)
 
 
 def capability_folder(tmp_path: Path, text: str) -> Path:

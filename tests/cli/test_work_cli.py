@@ -13,12 +13,11 @@ from typing import Any
 
 import pytest
 
-from studio.cli.main import main
 from studio.cli.work_handlers import time_left
 from studio.fabric.queue import Scope, WorkQueue
 from studio.model.work_items import Lease
 from studio.workspace import Workspace
-from tests.cli_runner import run_studio
+from tests.cli_runner import run_studio, studio, studio_json
 from tests.fabric.items import BREAKS_AT_ENQUEUE, BRIEF, CAPABILITY, MANIFEST, item_text
 from tests.fabric.webhook import Hook
 
@@ -44,19 +43,6 @@ def opened_queue(db: str) -> Iterator[WorkQueue]:
         yield workspace.work_queue
     finally:
         workspace.close()
-
-
-def studio(capsys: pytest.CaptureFixture[str], *args: str, expect: int = 0) -> tuple[str, str]:
-    """``studio ARGS`` in process; its stdout and stderr, after checking its exit code."""
-    code = main(list(args))
-    out, err = capsys.readouterr()
-    assert code == expect, (out, err)
-    return out, err
-
-
-def studio_json(capsys: pytest.CaptureFixture[str], *args: str, expect: int = 0) -> Any:
-    out, _err = studio(capsys, *args, "--json", expect=expect)
-    return json.loads(out)
 
 
 def item_file(tmp_path: Path, item_id: str = "order-one", **fields: Any) -> str:

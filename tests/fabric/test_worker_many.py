@@ -2,40 +2,20 @@
 ever leased by two workers at once (see ``tests.fabric.workers.many``)."""
 
 import json
-import time
 from pathlib import Path
 
 import pytest
 
 from studio.cli.main import main
 from studio.workspace import Workspace
-from tests.fabric.workers.many import (
-    ITEMS,
-    Timings,
-    check_exactly_once,
-    enqueue_ledger_items,
-    run_workers,
-    timed,
-)
+from tests.fabric.workers.many import check_exactly_once, enqueue_ledger_items, work_and_check
 
 
 def test_eight_workers_do_every_item_exactly_once_on_sqlite(
     studio_data_dir: Path, tmp_path: Path
 ) -> None:
-    timings = Timings()
     workspace = Workspace()
-    started = time.monotonic()
-    folder = enqueue_ledger_items(workspace, tmp_path / "ledger", ITEMS)
-    timed(timings, "enqueue", started)
-
-    started = time.monotonic()
-    run_workers(folder, studio_data_dir, tmp_path)
-    timed(timings, "work", started)
-
-    started = time.monotonic()
-    check_exactly_once(workspace, ITEMS)
-    timed(timings, "check", started)
-    print(timings.describe("SQLite", ITEMS))
+    work_and_check(workspace, studio_data_dir, tmp_path, "SQLite")
     workspace.close()
 
 

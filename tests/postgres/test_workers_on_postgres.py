@@ -2,20 +2,12 @@
 is ever leased by two workers at once (see ``tests.fabric.workers.many``)."""
 
 import os
-import time
 from pathlib import Path
 
 from sqlalchemy import create_engine, make_url, text
 
 from studio.workspace import Workspace
-from tests.fabric.workers.many import (
-    ITEMS,
-    Timings,
-    check_exactly_once,
-    enqueue_ledger_items,
-    run_workers,
-    timed,
-)
+from tests.fabric.workers.many import work_and_check
 
 
 def fresh_database(postgres_url: str, name: str) -> str:
@@ -32,18 +24,6 @@ def test_eight_workers_do_every_item_exactly_once_on_postgres(
     postgres_url: str, studio_data_dir: Path, tmp_path: Path
 ) -> None:
     url = fresh_database(postgres_url, f"workers_{os.getpid()}")
-    timings = Timings()
     workspace = Workspace(database=url)
-    started = time.monotonic()
-    folder = enqueue_ledger_items(workspace, tmp_path / "ledger", ITEMS)
-    timed(timings, "enqueue", started)
-
-    started = time.monotonic()
-    run_workers(folder, studio_data_dir, tmp_path, db=url)
-    timed(timings, "work", started)
-
-    started = time.monotonic()
-    check_exactly_once(workspace, ITEMS)
-    timed(timings, "check", started)
-    print(timings.describe("PostgreSQL", ITEMS))
+    work_and_check(workspace, studio_data_dir, tmp_path, "PostgreSQL", db=url)
     workspace.close()

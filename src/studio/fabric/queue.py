@@ -349,10 +349,9 @@ class WorkQueue(ManifestShelf):
     ) -> WorkItem:
         """Decide and apply a change in one transaction; the item as it is after it."""
         now = self.clock()
-        settled = self.repository.settle(item_id, lambda item, head: decide(item, head, now), now)
-        if settled is None:  # decide saw the item locked, so its change holds; never expected
-            raise StudioError(f"{item_id} changed while it was being settled")
-        item, change = settled
+        item, change = self.repository.settle(
+            item_id, lambda item, head: decide(item, head, now), now
+        )
         return replace(
             item,
             status=change.to_status,

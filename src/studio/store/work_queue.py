@@ -221,12 +221,13 @@ class WorkQueueRepository:
             return False
         return True
 
-    def settle(self, item_id: str, decide: Decision, now: datetime) -> Settled | None:
+    def settle(self, item_id: str, decide: Decision, now: datetime) -> Settled:
         """Read an item and the ref its subject files it under now, let ``decide`` say what
         changes, and apply that guarded change: one write transaction, the item's row locked
-        from the read to the commit. None, with nothing written, when the guard does not
-        hold; whatever ``decide`` raises leaves everything as it was, as does a landing that
-        meets another one's unique keys at the same moment (KnowledgeConflictError).
+        from the read to the commit, so the change ``decide`` makes from what it read holds
+        (one that does not is refused with ConflictError). Whatever ``decide`` raises leaves
+        everything as it was, as does a landing that meets another one's unique keys at the
+        same moment (KnowledgeConflictError).
 
         ``decide`` runs inside the write transaction (on SQLite, holding the write lock): it
         may read the database, never write it."""
@@ -242,8 +243,8 @@ class WorkQueueRepository:
                     check_landing(*change.landing)
                 apply_change(connection, item_id, change, now)
                 return item, change
-        except GuardFailed:
-            return None
+        except GuardFailed as refused:
+            raise ConflictError(f"{item_id} is not in a state its change can follow") from refused
         except IntegrityError as clash:  # pipelined: it surfaces as the statements are sent
             if self.database.is_sqlite or change is None or change.landing is None:
                 raise

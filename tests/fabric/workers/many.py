@@ -123,5 +123,17 @@ def one_lease_at_a_time(item: WorkItem) -> tuple[str, int]:
     return holder
 
 
-def timed(timings: Timings, phase: str, started: float) -> None:
-    setattr(timings, phase, time.monotonic() - started)
+def work_and_check(
+    workspace: Workspace, data_dir: Path, scratch: Path, backend: str, db: str | None = None
+) -> None:
+    """Queue ``ITEMS`` ledger items, let ``WORKERS`` processes do them, check each was done
+    exactly once, and print how long each phase took."""
+    timings = Timings()
+    started = time.monotonic()
+    folder = enqueue_ledger_items(workspace, scratch / "ledger", ITEMS)
+    timings.enqueue, started = time.monotonic() - started, time.monotonic()
+    run_workers(folder, data_dir, scratch, db=db)
+    timings.work, started = time.monotonic() - started, time.monotonic()
+    check_exactly_once(workspace, ITEMS)
+    timings.check = time.monotonic() - started
+    print(timings.describe(backend, ITEMS))
