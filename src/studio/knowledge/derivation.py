@@ -6,7 +6,7 @@ cost of a full parse.
 """
 
 import re
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 from datetime import UTC
 from functools import lru_cache
 from typing import Any
@@ -182,22 +182,40 @@ def _item_block(fence: Fence, heading_line: int | None) -> ItemBlock:
 @lru_cache(maxsize=32)
 def scan_body(body: str, body_line: int) -> BodyScan:
     """Headings, item fences (YAML parsed) and citations of a body, in one pass."""
-    tokens = block_tokens(body)
-    headings: list[Heading] = []
-    blocks: list[ItemBlock] = []
-    cited: dict[str, None] = {}
-    for index, token in enumerate(tokens):
-        if token.type == "heading_open" and token.map is not None:
-            title = heading_text(tokens[index + 1].content)
-            headings.append(Heading(int(token.tag[1]), title, body_line + token.map[0]))
-        elif token.type == "fence":
-            fence = item_fence(token, body_line)
-            if fence is not None:
-                blocks.append(_item_block(fence, headings[-1].line if headings else None))
-        elif token.type == "inline" and tokens[index - 1].type == "paragraph_open":
-            cited.update(dict.fromkeys(citations(token.content)))
-    end_line = last_line(body, body_line)
-    return BodyScan(tuple(headings), tuple(blocks), tuple(cited), end_line)
+    found = TokenFindings()
+    found.read(block_tokens(body), body_line)
+    return found.scan(last_line(body, body_line))
+
+
+@dataclass
+class TokenFindings:
+    """What block tokens hold for a scan, gathered from one or more runs of them."""
+
+    headings: list[Heading] = field(default_factory=list)
+    blocks: list[ItemBlock] = field(default_factory=list)
+    cited: dict[str, None] = field(default_factory=dict)
+    """Kinds cited, in the order first cited."""
+
+    def read(self, tokens: list[Token], body_line: int) -> None:
+        """Add what ``tokens``, parsed from text starting on file line ``body_line``, hold."""
+        for index, token in enumerate(tokens):
+            if token.type == "heading_open" and token.map is not None:
+                title = heading_text(tokens[index + 1].content)
+                self.headings.append(Heading(int(token.tag[1]), title, body_line + token.map[0]))
+            elif token.type == "fence":
+                fence = item_fence(token, body_line)
+                if fence is not None:
+                    heading_line = self.headings[-1].line if self.headings else None
+                    self.blocks.append(_item_block(fence, heading_line))
+            elif token.type == "inline" and tokens[index - 1].type == "paragraph_open":
+                self.cite(token.content)
+
+    def cite(self, paragraph: str) -> None:
+        """Add the kinds a paragraph's text cites."""
+        self.cited.update(dict.fromkeys(citations(paragraph)))
+
+    def scan(self, end_line: int) -> BodyScan:
+        return BodyScan(tuple(self.headings), tuple(self.blocks), tuple(self.cited), end_line)
 
 
 class _Builder:
@@ -323,7 +341,12 @@ RECORD_REGISTRY = ItemTypeRegistry(())
 
 
 def derive(
-    version: ArtifactVersion, body: str, body_line: int, registry: ItemTypeRegistry = DEFAULT
+    version: ArtifactVersion,
+    body: str,
+    body_line: int,
+    registry: ItemTypeRegistry = DEFAULT,
+    *,
+    scan: BodyScan | None = None,
 ) -> Derivation:
     """The nodes and edges one artifact version contributes to the graph.
 
@@ -332,10 +355,11 @@ def derive(
         body: The Markdown after the front matter.
         body_line: The 1-based file line the body starts on, so line numbers are file lines.
         registry: The item types to extract.
+        scan: ``scan_body(body, body_line)`` when the caller has it already.
     """
     if version.front.kind == WORK_ITEM_KIND:
         registry = RECORD_REGISTRY  # an order may quote item blocks; they are not its items
-    scan = scan_body(body, body_line)
+    scan = scan or scan_body(body, body_line)
     builder = _Builder(version)
     _add_artifact(builder)
     sections = _add_sections(builder, scan.headings, scan.end_line)

@@ -17,11 +17,13 @@ from datetime import UTC, datetime
 from typing import Any
 
 from studio.knowledge.derivation import derive
+from studio.knowledge.filed_body_scan import scan_filed_body
 from studio.knowledge.front_matter import artifact_ref, read_front_matter
 from studio.knowledge.landing import ArtifactRejectedError
 from studio.knowledge.lint import lint_front_matter
 from studio.model.knowledge import WORK_ITEM_KIND, ArtifactVersion
-from studio.model.work_items import WorkItem, dump_yaml, envelope, render_body
+from studio.model.work_items import WorkItem, envelope, render_body
+from studio.model.yaml_writer import dump_yaml
 from studio.store.knowledge import Landing, body_digest
 
 
@@ -65,7 +67,8 @@ def filing_landing(item: WorkItem, runs: list[str], head: str | None) -> Landing
     front = read_front_matter(front_fields)
     version = ArtifactVersion(artifact_ref(front), front, body_digest(text), datetime.now(UTC))
     body_line = text.count("\n", 0, len(text) - len(body)) + 1
-    return version, text, derive(version, body, body_line)
+    scan = scan_filed_body(item, body, body_line)
+    return version, text, derive(version, body, body_line, scan=scan)
 
 
 def _text(front: dict[str, Any], body: str) -> str:

@@ -14,7 +14,7 @@ from dataclasses import dataclass, field, replace
 from datetime import UTC, datetime
 from typing import Any
 
-import yaml
+from studio.model.yaml_writer import dump_yaml
 
 STATUSES = (
     "queued",
@@ -273,25 +273,26 @@ def render_work_item(item: WorkItem) -> str:
 
 def render_body(item: WorkItem) -> str:
     """The four sections of an item, in order."""
-    parts = [
-        f"## {ORDER}\n\n{item.order.strip()}\n",
-        f"## {SNAPSHOT}\n" + "".join(f"\n{block}\n" for block in item.snapshot),
-        f"## {WORK_LOG}\n" + _list_section(item.work_log),
-        f"## {ARTIFACTS}\n" + _list_section(item.artifacts),
-    ]
-    return "\n".join(parts)
+    return "\n".join(
+        [body_head(item), *(list_section(title, lines) for title, lines in lists_of(item))]
+    )
 
 
-_Dumper = getattr(yaml, "CSafeDumper", yaml.SafeDumper)
+def body_head(item: WorkItem) -> str:
+    """The Order and the snapshot sections as ``render_body`` writes them."""
+    order = f"## {ORDER}\n\n{item.order.strip()}\n"
+    return f"{order}\n## {SNAPSHOT}\n" + "".join(f"\n{block}\n" for block in item.snapshot)
 
 
-def dump_yaml(data: dict[str, Any]) -> str:
-    """A mapping as block YAML in the order given (libyaml's writer when it is there)."""
-    return yaml.dump(data, Dumper=_Dumper, sort_keys=False, allow_unicode=True, width=100)
+def lists_of(item: WorkItem) -> tuple[tuple[str, tuple[str, ...]], ...]:
+    """The two list sections, title and lines, in the order ``render_body`` writes them after
+    ``body_head``."""
+    return ((WORK_LOG, item.work_log), (ARTIFACTS, item.artifacts))
 
 
-def _list_section(lines: tuple[str, ...]) -> str:
-    return ("\n" + "".join(f"- {line}\n" for line in lines)) if lines else ""
+def list_section(title: str, lines: tuple[str, ...]) -> str:
+    """A list section as ``render_body`` writes it."""
+    return f"## {title}\n" + (("\n" + "".join(f"- {line}\n" for line in lines)) if lines else "")
 
 
 def log_line(moment: datetime, text: str) -> str:
