@@ -56,9 +56,7 @@ scalars = st.one_of(
 keys = st.one_of(st.sampled_from(TRICKY_TEXTS), st.text(min_size=0, max_size=12))
 values = st.recursive(
     scalars,
-    lambda inner: st.one_of(
-        st.lists(inner, max_size=4), st.dictionaries(keys, inner, max_size=4)
-    ),
+    lambda inner: st.one_of(st.lists(inner, max_size=4), st.dictionaries(keys, inner, max_size=4)),
     max_leaves=12,
 )
 
