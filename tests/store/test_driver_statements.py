@@ -8,7 +8,7 @@ from sqlalchemy import select
 from studio.model import Workflow
 from studio.store import ExecutionRepository, WorkflowRepository, open_database
 from studio.store.driver_statements import compile_for_driver
-from studio.store.executions import _node_update
+from studio.store.node_transitions import _node_update
 from studio.store.schema import node_results
 
 

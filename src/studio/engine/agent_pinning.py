@@ -7,7 +7,7 @@ resumed run and a "run from here" use the pinned versions, whatever is current b
 execution stored before pinning existed uses the current definitions.
 """
 
-from studio.engine.node_runner import AgentSource
+from studio.engine.run_context import AgentSource
 from studio.model import AgentDefinition, AgentRegistry, Workflow
 from studio.model.agent_library import AgentPins, pin_hint, used_agent_ids
 from studio.store.agent_library import AgentChoice, AgentLibraryRepository

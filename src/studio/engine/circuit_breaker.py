@@ -63,6 +63,11 @@ class CircuitBreakerBoard:
             circuit.opened_at = self._clock()
         circuit.trial_in_flight = False
 
+    def is_closed(self, agent_id: str) -> bool:
+        """Whether calls to the agent pass freely (no open circuit, no trial in flight)."""
+        circuit = self._circuits.get(agent_id)
+        return circuit is None or circuit.opened_at is None
+
     def state_of(self, agent_id: str) -> str:
         """closed, open or half-open (open with its cool-down over is reported as open)."""
         circuit = self._circuits.get(agent_id)

@@ -11,9 +11,10 @@ from typing import Any
 from studio.engine.agent_kinds.base import AgentCall, AgentError
 from studio.engine.dispatch import ApprovalPending, Dispatcher, DispatchRequest, ReservationRefused
 from studio.engine.events import EventBus
-from studio.engine.node_runner import RunContext, error_record
+from studio.engine.node_runner import error_record
 from studio.engine.rules.dag import DagPlan
 from studio.engine.rules.templates import TemplateError, render
+from studio.engine.run_context import RunContext
 from studio.engine.transitions import TransitionRecorder
 from studio.model import Workflow
 from studio.model.execution import (

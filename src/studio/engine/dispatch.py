@@ -11,7 +11,7 @@ from collections.abc import Callable
 from dataclasses import dataclass, replace
 from typing import Any
 
-from studio.engine.agent_kinds.base import AgentCall, AgentError
+from studio.engine.agent_kinds.base import AgentCall, AgentError, AgentKind
 from studio.engine.agent_kinds.registry import KindRegistry
 from studio.engine.circuit_breaker import CircuitBreakerBoard
 from studio.model.governance import CircuitBreakerSettings, GovernanceSettings
@@ -70,6 +70,16 @@ def checked_output(output: Any) -> Any:
     return output
 
 
+@dataclass(frozen=True)
+class AdmittedCall:
+    """A call governance let through: the call (with its approval), the kind that makes it
+    and the circuit-breaker settings its outcome is judged by."""
+
+    call: AgentCall
+    kind: AgentKind
+    breaker: CircuitBreakerSettings
+
+
 class Dispatcher:
     """Runs calls through governance, then through their agent kind."""
 
@@ -80,19 +90,36 @@ class Dispatcher:
 
     async def dispatch(self, request: DispatchRequest) -> Any:
         """The call's output, or AgentError (ApprovalPending when a person must decide)."""
-        call, agent_id = request.call, request.call.agent.id
+        admitted = self.admit(request)
+        if not request.reserve():
+            raise ReservationRefused()
+        return await self.invoke(admitted)
+
+    def admit(self, request: DispatchRequest) -> AdmittedCall:
+        """Pass the call through governance (deny-list, circuit breaker, approval): raises
+        AgentError when it may not be made. Nothing is reserved or called yet."""
         self._check_deny_list(request)
         breaker = request.policy.circuit_breaker or CircuitBreakerSettings()
-        self.breakers.check(agent_id, breaker)
+        self.breakers.check(request.call.agent.id, breaker)
+        call = request.call
         decision = self._pass_approval_gate(request) if request.needs_approval else None
         if decision is not None:
             call = replace(call, approval=decision)
-        kind = self.kinds.get(call.agent.kind)
-        if not request.reserve():
-            raise ReservationRefused()
+        return AdmittedCall(call, self.kinds.get(call.agent.kind), breaker)
+
+    def may_admit_unattended(self, request: DispatchRequest) -> bool:
+        """Whether admitting the call needs nothing but this process's memory: no person's
+        decision (a stored task) and no circuit that is open or holds a trial call."""
+        return not request.needs_approval and self.breakers.is_closed(request.call.agent.id)
+
+    async def invoke(self, admitted: AdmittedCall) -> Any:
+        """Make an admitted call whose reservation is already recorded."""
+        call, breaker = admitted.call, admitted.breaker
+        agent_id = call.agent.id
         self.breakers.begin_call(agent_id)
         try:
-            output = checked_output(await asyncio.wait_for(kind.run(call), call.timeout))
+            async with asyncio.timeout(call.timeout):  # no task of its own, unlike wait_for
+                output = checked_output(await admitted.kind.run(call))
         except TimeoutError as timed_out:
             self.breakers.record_failure(agent_id, breaker)
             message = f"the call did not finish within {call.timeout:g} s"

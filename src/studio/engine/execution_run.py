@@ -7,10 +7,12 @@ from typing import Any
 
 from studio.engine.compensation import Compensator, compensation_plan, should_unwind
 from studio.engine.events import EventBus
-from studio.engine.node_runner import NodeRunner, RunContext
+from studio.engine.node_runner import NodeOutcome, NodeRunner, PreparedStart
 from studio.engine.resume_policy import interrupted_error, resume_action
 from studio.engine.rules.dag import DagPlan, Decision, build_plan, execution_output, node_input
 from studio.engine.rules.frontier import Frontier
+from studio.engine.run_context import RunContext
+from studio.model import Node
 from studio.model.execution import (
     CANCELLED,
     COMPLETED,
@@ -27,6 +29,7 @@ from studio.model.execution import (
 from studio.model.governance import classified
 from studio.store import ExecutionRepository
 from studio.store.errors import StorageFaultError
+from studio.store.node_transitions import NodeTransition
 from studio.store.schema import utc_now
 
 log = logging.getLogger("studio.engine.runner")
@@ -61,6 +64,9 @@ class ExecutionRun:
         self.failure_roots: dict[str, tuple[str, ...]] = {}
         """For each node not run because of a failure before it: the nodes that failed."""
         self.tasks: dict[asyncio.Task, str] = {}
+        self.unwritten: list[NodeTransition] = []
+        """Transitions decided since the last write: they are written together (see
+        ``_write``), before anything they allow happens."""
         self.cancelled = asyncio.Event()
         self.fault: StorageFaultError | None = None
         self.database = executions.database
@@ -70,6 +76,7 @@ class ExecutionRun:
         person, completed or failed, then compensated when configured)."""
         stamp = self.database.stamp()
         self._resume_interrupted_nodes()
+        self._write()
         resumed = self.record.status in (RUNNING, WAITING)
         self._announce(
             self.executions.set_execution_status(
@@ -100,9 +107,9 @@ class ExecutionRun:
 
     async def unwind_if_needed(self) -> None:
         """After a terminal failure, compensate completed side effects when opted in."""
-        record = self.executions.get(self.record.execution_id)
-        if record.status != FAILED:
+        if self.executions.status(self.record.execution_id) != FAILED:
             return
+        record = self.executions.get(self.record.execution_id)
         errors = {nid: record.node_results[nid].error for nid in self.plan.node_ids}
         statuses = {nid: record.node_results[nid].status for nid in self.plan.node_ids}
         if not should_unwind(self.workflow, statuses, errors):
@@ -189,28 +196,60 @@ class ExecutionRun:
             self._set(node_id, FAILED, "node.failed", {"error": error}, error=error)
 
     def _launch(self) -> None:
-        while self.frontier.ready and len(self.tasks) < self.concurrency:
+        """Start the ready nodes there is room for. Their reservations are written in one
+        commit with every transition decided since the last write (the completions that
+        made them ready, the nodes skipped or failed on the way), before any call is made."""
+        starts: list[tuple[Node, Any, int, PreparedStart | None]] = []
+        while self.frontier.ready and len(self.tasks) + len(starts) < self.concurrency:
             node_id = self.frontier.take()
             node = self.nodes[node_id]
-            assert node is not None
             data = node_input(self.plan, node_id, self.record.input, self.outputs, self.statuses)
             self.statuses[node_id] = RUNNING
-            coroutine = self.node_runner.run(
-                self.context, node, data, self.retry_counts.get(node_id, 0)
-            )
-            self.tasks[asyncio.ensure_future(coroutine)] = node_id
+            retry_count = self.retry_counts.get(node_id, 0)
+            prepared = self.node_runner.prepare(self.context, node, data, retry_count)
+            if prepared is not None:
+                self.unwritten.append(prepared.reservation)
+            starts.append((node, data, retry_count, prepared))
+        self._write()
+        for node, data, retry_count, prepared in starts:
+            if self.statuses[node.id] != RUNNING:  # its reservation was refused
+                continue
+            admitted = None if prepared is None else prepared.admitted
+            coroutine = self.node_runner.run(self.context, node, data, retry_count, admitted)
+            self.tasks[asyncio.ensure_future(coroutine)] = node.id
 
     def _collect(self, task: asyncio.Task) -> None:
+        """Take a node's outcome; a completion is written with the next transitions."""
         node_id = self.tasks.pop(task)
         if task.cancelled():
             self.statuses[node_id] = CANCELLED
             return
-        status, output = task.result()
-        self.statuses[node_id] = status
-        if status == COMPLETED:
-            self.outputs[node_id] = output
-        if status in NODE_TERMINAL:
+        outcome: NodeOutcome = task.result()
+        self.statuses[node_id] = outcome.status
+        if outcome.completion is not None:
+            self.unwritten.append(outcome.completion)
+            self.outputs[node_id] = outcome.output
+        if outcome.status in NODE_TERMINAL:
             self.frontier.finished(node_id)
+
+    def _write(self) -> None:
+        """Write the unwritten transitions in one commit, then announce them. A completion or
+        a reservation the store refuses (the execution was cancelled meanwhile) leaves its
+        node cancelled."""
+        if not self.unwritten:
+            return
+        transitions, self.unwritten = self.unwritten, []
+        events = self.node_runner.recorder.record_together(self.record.execution_id, transitions)
+        for transition, event in zip(transitions, events, strict=True):
+            node_id = transition.node_id
+            if event is not None:
+                if transition.status == COMPLETED:
+                    self.node_runner.log_completed(self.context, self.nodes[node_id])
+            elif transition.status in (COMPLETED, RUNNING):
+                self.statuses[node_id] = CANCELLED
+                self.outputs.pop(node_id, None)
+                if transition.status == RUNNING:
+                    self.frontier.finished(node_id)
 
     async def _stop_tasks(self) -> None:
         for task in self.tasks:
@@ -253,6 +292,7 @@ class ExecutionRun:
         for node_id, status in self.statuses.items():
             if status in (RUNNING, RETRYING):
                 self._set(node_id, FAILED, "node.failed", {"error": error}, error=error)
+        self._write()
         self._settle_execution(FAILED, error)
 
     def _finish(self) -> None:
@@ -301,10 +341,9 @@ class ExecutionRun:
         payload: dict[str, Any],
         **fields: Any,
     ) -> None:
-        """Record a node's transition (store first, then the bus) and remember it."""
-        self.node_runner.recorder.record(
-            self.record.execution_id, node_id, status, event_type, payload, **fields
-        )
+        """Remember a node's transition, to write with the next ones (store first, then the
+        bus)."""
+        self.unwritten.append(NodeTransition(node_id, status, event_type, payload, fields))
         self.statuses[node_id] = status
 
     def _announce(self, event: Any) -> None:

@@ -1,25 +1,30 @@
 """Running one node to a terminal state through the dispatch seam: retries, waiting for a
-person, and redaction of credentials from whatever is recorded."""
+person, and redaction of credentials from whatever is recorded.
+
+A node's first call may be admitted ahead (``prepare``) so that its reservation is written
+in the same commit as the transitions that made it ready; a completion is handed back to
+the execution's run to write with the transitions it leads to (see ``ExecutionRun``)."""
 
 import asyncio
 import logging
 import random
-from dataclasses import dataclass, field
+from dataclasses import dataclass, replace
 from datetime import timedelta
-from typing import Any, Protocol
+from typing import Any
 
 from studio.engine.agent_kinds.base import AgentCall, AgentError
-from studio.engine.credentials import (
-    CredentialError,
-    Redactor,
-    agent_secret_name,
-    resolve_credentials,
-    resolve_reference,
+from studio.engine.credentials import Redactor
+from studio.engine.dispatch import (
+    AdmittedCall,
+    ApprovalPending,
+    Dispatcher,
+    DispatchRequest,
+    ReservationRefused,
 )
-from studio.engine.dispatch import ApprovalPending, Dispatcher, DispatchRequest, ReservationRefused
 from studio.engine.events import EventBus
 from studio.engine.overrides import effective_overrides
 from studio.engine.rules.retry import calculate_backoff, should_retry
+from studio.engine.run_context import RunContext
 from studio.engine.transitions import TransitionRecorder
 from studio.model import AgentDefinition, Node, Workflow
 from studio.model.agent_parameters import merged_parameters, refusal
@@ -30,67 +35,36 @@ from studio.model.execution import (
     RETRYING,
     RUNNING,
     WAITING,
+    NodeStatus,
     item_count,
 )
 from studio.model.governance import GovernanceSettings, classified
 from studio.store import ExecutionRepository
+from studio.store.node_transitions import NodeTransition
 from studio.store.schema import utc_now
 
 log = logging.getLogger("studio.engine.runner")
 
 
-class AgentSource(Protocol):
-    """Where a run finds the definition of an agent id: the versions it pinned."""
+@dataclass(frozen=True)
+class PreparedStart:
+    """A node's first call, admitted, and the reservation to record before it is made."""
 
-    def get(self, agent_id: str, /) -> AgentDefinition | None:
-        """The definition of ``agent_id``, if the run has one."""
-        ...
+    admitted: AdmittedCall
+    reservation: NodeTransition
 
 
-@dataclass
-class RunContext:
-    """What every node of one execution shares: the workflow, the policy, the agent
-    definitions it pinned, the credentials."""
+@dataclass(frozen=True)
+class NodeOutcome:
+    """How a node's attempts ended; a completed node carries its transition, to record."""
 
-    execution_id: str
-    workflow: Workflow
-    policy: GovernanceSettings
-    agents: AgentSource
-    secrets: dict[str, str] = field(default_factory=dict, repr=False)
-    credential_problem: str | None = None
+    status: NodeStatus
+    output: Any = None
+    completion: NodeTransition | None = None
 
-    def learn_agent_secrets(self, agent: AgentDefinition) -> None:
-        """Resolve an agent's own ``...Ref`` credential settings too, so that their values
-        are redacted like the workflow's (the kind resolves them again for its call)."""
-        for key, value in agent.settings.items():
-            name = agent_secret_name(agent.id, key)
-            if key.endswith("Ref") and isinstance(value, str) and name not in self.secrets:
-                try:
-                    self.secrets[name] = resolve_reference(value)
-                except CredentialError:
-                    continue  # the kind reports it when it needs the value
 
-    @property
-    def redactor(self) -> Redactor:
-        """Removes credential values from anything about to be stored or logged."""
-        return Redactor(self.secrets.values())
-
-    @classmethod
-    def for_execution(
-        cls,
-        execution_id: str,
-        workflow: Workflow,
-        workspace_policy: GovernanceSettings,
-        agents: AgentSource,
-    ):
-        """Resolve the workflow's credential references for this run only."""
-        policy = workspace_policy.merged_with(workflow.configuration.governance)
-        context = cls(execution_id, workflow, policy, agents)
-        try:
-            context.secrets = resolve_credentials(workflow.configuration.credentials)
-        except CredentialError as failure:
-            context.credential_problem = str(failure)
-        return context
+def _unreserved() -> bool:
+    raise AssertionError("a request is reserved through the dispatcher's caller")
 
 
 class NodeRunner:
@@ -108,41 +82,84 @@ class NodeRunner:
         self.bus, self.default_timeout, self.rng = bus, default_timeout, rng
         self.recorder = TransitionRecorder(executions, bus)
 
-    async def run(
+    def prepare(
         self, context: RunContext, node: Node, node_input: Any, retry_count: int
-    ) -> tuple[str, Any]:
-        """Attempt the node until it completes, fails for good or waits for a person."""
+    ) -> PreparedStart | None:
+        """Admit the node's next call ahead of its reservation, so that the caller can record
+        the reservation together with other transitions, in one commit, before the call.
+
+        None when the call cannot be admitted from memory alone (a person must approve it, its
+        agent's circuit is not closed) or is refused: ``run`` without an admitted call then
+        reserves it itself, or records the refusal."""
+        try:
+            request = self._request(context, node, node_input, retry_count)
+            if not self.dispatcher.may_admit_unattended(request):
+                return None
+            admitted = self.dispatcher.admit(request)
+        except AgentError:
+            return None
+        self._log_invoke(context, node, retry_count)
+        return PreparedStart(admitted, self._reservation(node.id, node_input, retry_count))
+
+    async def run(
+        self,
+        context: RunContext,
+        node: Node,
+        node_input: Any,
+        retry_count: int,
+        admitted: AdmittedCall | None = None,
+    ) -> NodeOutcome:
+        """Attempt the node until it completes, fails for good or waits for a person.
+
+        ``admitted``: the first attempt's call, already admitted and reserved (see
+        ``prepare``). A completed node's transition is returned, not recorded: the caller
+        records it with the transitions it leads to."""
         while True:
             try:
-                output = await self._attempt(context, node, node_input, retry_count)
+                if admitted is not None:
+                    call, admitted = admitted, None
+                    output = await self.dispatcher.invoke(call)
+                else:
+                    output = await self._attempt(context, node, node_input, retry_count)
             except ReservationRefused:  # cancelled meanwhile, by this process or another
-                return CANCELLED, None
+                return NodeOutcome(CANCELLED)
             except ApprovalPending as waiting:
-                return self._wait_for_person(context, node, waiting)
+                return NodeOutcome(self._wait_for_person(context, node, waiting))
             except AgentError as failure:
                 if not should_retry(node.retry_policy, failure.error_type, retry_count):
                     self._fail(context, node, failure, retry_count)
-                    return FAILED, None
+                    return NodeOutcome(FAILED)
                 retry_count = await self._wait_to_retry(context, node, failure, retry_count)
                 continue
             output = context.redactor.redact(output)
-            if not self._record(
-                context,
-                node.id,
-                COMPLETED,
-                "node.completed",
-                {"retryCount": retry_count, "items": item_count(output)},
-                output=output,
-            ):
-                return CANCELLED, None
-            log.info(
-                "node completed", extra={**_log_fields(context, node), "action": "node_completed"}
+            payload = {"retryCount": retry_count, "items": item_count(output)}
+            completion = NodeTransition(
+                node.id, COMPLETED, "node.completed", payload, {"output": output}
             )
-            return COMPLETED, output
+            return NodeOutcome(COMPLETED, output, completion)
+
+    def log_completed(self, context: RunContext, node: Node) -> None:
+        """Log a node whose completion was recorded."""
+        if log.isEnabledFor(logging.INFO):  # the fields are built only for a line written
+            extra = {**log_fields(context, node), "action": "node_completed"}
+            log.info("node completed", extra=extra)
 
     async def _attempt(
         self, context: RunContext, node: Node, node_input: Any, retry_count: int
     ) -> Any:
+        request = self._request(context, node, node_input, retry_count)
+
+        def reserve() -> bool:
+            self._log_invoke(context, node, retry_count)
+            reservation = self._reservation(node.id, node_input, retry_count)
+            return self.recorder.record_transition(context.execution_id, reservation)
+
+        return await self.dispatcher.dispatch(replace(request, reserve=reserve))
+
+    def _request(
+        self, context: RunContext, node: Node, node_input: Any, retry_count: int
+    ) -> DispatchRequest:
+        """The node's call through the dispatch seam; AgentError when it cannot be made."""
         agent = context.agents.get(node.agent_id)
         if agent is None:
             raise AgentError(
@@ -152,38 +169,36 @@ class NodeRunner:
             raise AgentError("CredentialUnavailable", context.credential_problem)
         context.learn_agent_secrets(agent)
         call = self._call(context, node, agent, node_input, retry_count)
-        refuse_broken_parameters(node.id, agent, call.parameters)
-
-        def reserve() -> bool:
-            log.info(
-                "invoke node",
-                extra={
-                    **_log_fields(context, node),
-                    "action": "invoke_node",
-                    "retryCount": retry_count,
-                },
-            )
-            return self._record(
-                context,
-                node.id,
-                RUNNING,
-                "node.started",
-                {"attempt": retry_count + 1},
-                input=node_input,
-                retry_count=retry_count,
-                error=None,
-                next_retry_at=None,
-                completed_at=None,
-            )
-
-        request = DispatchRequest(
+        found = context.parameter_refusal(agent, call.parameters)
+        if found is not None:
+            refuse_broken_parameters(node.id, agent, call.parameters, found)
+        return DispatchRequest(
             call=call,
             policy=context.policy,
-            reserve=reserve,
+            reserve=_unreserved,
             needs_approval=needs_approval(node, agent, context.policy),
             approval_title=f"Approve '{node.label}' ({agent.name}) in '{context.workflow.name}'",
         )
-        return await self.dispatcher.dispatch(request)
+
+    def _reservation(self, node_id: str, node_input: Any, retry_count: int) -> NodeTransition:
+        """The durable "started" record of a call, written before the call is made."""
+        fields = {
+            "input": node_input,
+            "retry_count": retry_count,
+            "error": None,
+            "next_retry_at": None,
+            "completed_at": None,
+        }
+        payload = {"attempt": retry_count + 1}
+        return NodeTransition(node_id, RUNNING, "node.started", payload, fields)
+
+    def _log_invoke(self, context: RunContext, node: Node, retry_count: int) -> None:
+        if not log.isEnabledFor(logging.INFO):
+            return
+        log.info(
+            "invoke node",
+            extra={**log_fields(context, node), "action": "invoke_node", "retryCount": retry_count},
+        )
 
     def _call(
         self,
@@ -194,7 +209,7 @@ class NodeRunner:
         retry_count: int,
     ) -> AgentCall:
         configuration = effective_overrides(
-            merged_configuration(context.workflow, node), context=_log_fields(context, node)
+            merged_configuration(context.workflow, node), context=log_fields(context, node)
         )
         return AgentCall(
             execution_id=context.execution_id,
@@ -212,14 +227,15 @@ class NodeRunner:
 
     def _wait_for_person(
         self, context: RunContext, node: Node, waiting: ApprovalPending
-    ) -> tuple[str, Any]:
+    ) -> NodeStatus:
+        """Record the node as waiting for a person; its status (cancelled when refused)."""
         if not self._record(context, node.id, WAITING, "node.waiting", {"title": waiting.title}):
-            return CANCELLED, None
+            return CANCELLED
         log.info(
             "node waits for approval",
-            extra={**_log_fields(context, node), "action": "wait_for_approval"},
+            extra={**log_fields(context, node), "action": "wait_for_approval"},
         )
-        return WAITING, None
+        return WAITING
 
     async def _wait_to_retry(
         self, context: RunContext, node: Node, failure: AgentError, retry_count: int
@@ -248,7 +264,7 @@ class NodeRunner:
         log.warning(
             "retry node",
             extra={
-                **_log_fields(context, node),
+                **log_fields(context, node),
                 "action": "retry_node",
                 "retryCount": retry_count,
                 "error": error["message"],
@@ -272,7 +288,7 @@ class NodeRunner:
         log.error(
             "node failed",
             extra={
-                **_log_fields(context, node),
+                **log_fields(context, node),
                 "action": "node_failed",
                 "error": error["message"],
                 "retryCount": retry_count,
@@ -303,9 +319,12 @@ def needs_approval(node: Node, agent: AgentDefinition, policy: GovernanceSetting
     return node.requires_approval or agent.kind == "approval" or agent.id in policy.require_approval
 
 
-def refuse_broken_parameters(node_id: str, agent: AgentDefinition, values: dict[str, Any]) -> None:
-    """Raise InvalidParameters (never retried) when the values break the agent's schema."""
-    found = refusal(agent.parameters, values)
+def refuse_broken_parameters(
+    node_id: str, agent: AgentDefinition, values: dict[str, Any], found: str | None = None
+) -> None:
+    """Raise InvalidParameters (never retried) when the values break the agent's schema
+    (``found``: the refusal, when it was already worked out)."""
+    found = found if found is not None else refusal(agent.parameters, values)
     if found is not None:
         message = f"node '{node_id}': {found} (the schema of agent '{agent.id}')"
         raise AgentError("InvalidParameters", message)
@@ -320,7 +339,8 @@ def merged_configuration(workflow: Workflow, node: Node) -> dict[str, Any]:
     return merged
 
 
-def _log_fields(context: RunContext, node: Node) -> dict[str, Any]:
+def log_fields(context: RunContext, node: Node) -> dict[str, Any]:
+    """The fields every log line about a node carries."""
     return {
         "executionId": context.execution_id,
         "workflowId": context.workflow.id,

@@ -37,13 +37,25 @@ def effective_overrides(
 
     ``context`` (execution, workflow, node and agent ids) is added to each WARN log.
     """
-    effective = copy.deepcopy(dict(configuration))
+    effective = {key: _copied(value) for key, value in configuration.items()}
     for key, cap in override_caps(environ).items():
         value = effective.get(key)
         if isinstance(value, str) and len(value) > cap:
             del effective[key]
             _warn_skipped(key, len(value), cap, context or {})
     return effective
+
+
+def _copied(value: Any) -> Any:
+    """A deep copy of JSON data (dicts, lists, scalars), several times cheaper than
+    ``copy.deepcopy``; anything else is deep-copied."""
+    if isinstance(value, dict):
+        return {key: _copied(item) for key, item in value.items()}
+    if isinstance(value, list):
+        return [_copied(item) for item in value]
+    if value is None or isinstance(value, str | int | float):
+        return value
+    return copy.deepcopy(value)
 
 
 def _warn_skipped(key: str, length: int, cap: int, context: Mapping[str, Any]) -> None:

@@ -3,7 +3,8 @@
 from typing import Any
 
 from studio.engine.agent_kinds.base import AgentError
-from studio.engine.node_runner import RunContext, error_record
+from studio.engine.node_runner import error_record
+from studio.engine.run_context import RunContext
 from studio.model import Node
 from studio.model.execution import FAILED, PENDING, RETRYING, RUNNING, WAITING
 

@@ -15,9 +15,10 @@ from studio.engine.dispatch import Dispatcher
 from studio.engine.events import EventBus
 from studio.engine.execution_run import ExecutionRun
 from studio.engine.interruption import is_interrupted
-from studio.engine.node_runner import AgentSource, NodeRunner, RunContext, needs_approval
+from studio.engine.node_runner import NodeRunner, needs_approval
 from studio.engine.ownership import new_owner_id, owner_is_dead
 from studio.engine.rerun import reused_results
+from studio.engine.run_context import AgentSource, RunContext
 from studio.model import AgentRegistry, Workflow
 from studio.model.errors import ONLY_PUBLISHED_RUN, NotAllowedError
 from studio.model.execution import CANCELLED, PENDING, RUNNING, ExecutionRecord

@@ -1,13 +1,16 @@
-"""Recording a node transition: written to the store first, then announced on the bus."""
+"""Recording node transitions: written to the store first, then announced on the bus."""
 
+from collections.abc import Sequence
 from typing import Any
 
 from studio.engine.events import EventBus
+from studio.model.execution import ExecutionEvent
 from studio.store import ExecutionRepository
+from studio.store.node_transitions import NodeTransition
 
 
 class TransitionRecorder:
-    """Writes a node's status change and, once stored, publishes its event."""
+    """Writes nodes' status changes and, once stored, publishes their events."""
 
     def __init__(self, executions: ExecutionRepository, bus: EventBus) -> None:
         self.executions, self.bus = executions, bus
@@ -22,8 +25,19 @@ class TransitionRecorder:
         **fields: Any,
     ) -> bool:
         """Move the node to ``status``; False when its current status does not allow it."""
-        event = self.executions.set_node_status(
-            execution_id, node_id, status, event_type, payload, **fields
-        )
-        self.bus.publish(event)
-        return event is not None
+        transition = NodeTransition(node_id, status, event_type, payload, fields)
+        return self.record_transition(execution_id, transition)
+
+    def record_transition(self, execution_id: str, transition: NodeTransition) -> bool:
+        """Record one transition; False when the node's current status does not allow it."""
+        return self.record_together(execution_id, [transition])[0] is not None
+
+    def record_together(
+        self, execution_id: str, transitions: Sequence[NodeTransition]
+    ) -> list[ExecutionEvent | None]:
+        """Record the transitions in order in one commit, then publish their events; for
+        each, its event, or None where the node's status did not allow it."""
+        events = self.executions.record_transitions(execution_id, transitions)
+        for event in events:
+            self.bus.publish(event)
+        return events

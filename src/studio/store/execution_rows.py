@@ -1,10 +1,13 @@
 """Execution rows and records: the readers that turn rows into records, and the node rows an
 execution starts with (pending, or taken over from an earlier execution)."""
 
+import json
+from collections.abc import Sequence
+from dataclasses import fields
 from datetime import datetime
 from typing import Any
 
-from sqlalchemy import Connection
+from sqlalchemy import Connection, Select, select
 
 from studio.model.execution import (
     COMPLETED,
@@ -16,11 +19,33 @@ from studio.model.execution import (
 )
 from studio.store.event_log import append_event
 from studio.store.row_records import RecordReader
+from studio.store.schema import node_results
 
 execution_record = RecordReader(ExecutionRecord, execution_id="id")
 """An execution row as a record, without node results."""
 node_result = RecordReader(NodeResult)
 """A node_results row as a record."""
+
+_NODE_RESULT_COLUMNS = tuple(node_results.c[f.name] for f in fields(NodeResult) if f.init)
+"""The node_results columns of a NodeResult's fields, in their order."""
+
+
+def node_results_query(execution_id: str) -> Select[Any]:
+    """The execution's node rows in workflow order, each as a NodeResult's fields in order
+    (see ``node_result_of``)."""
+    return (
+        select(*_NODE_RESULT_COLUMNS)
+        .where(node_results.c.execution_id == execution_id)
+        .order_by(node_results.c.position)
+    )
+
+
+def node_result_of(row: Sequence[Any]) -> NodeResult:
+    """A row of ``node_results_query`` as a record: read by position, for an execution's
+    thousand rows are read at every start and end of a run."""
+    return NodeResult(*row)
+
+
 execution_event = RecordReader(ExecutionEvent)
 """An execution_events row as an event."""
 
@@ -46,6 +71,29 @@ def initial_row(
     if reused is not None:
         row.update({name: getattr(reused, name) for name in _TAKEN_OVER})
     return row
+
+
+def created_record(
+    execution_row: dict[str, Any], node_rows: list[dict[str, Any]]
+) -> ExecutionRecord:
+    """The record of an execution just inserted, from the rows it was inserted with (their
+    JSON values copied as a read would return them), without reading it back."""
+    results = {row["node_id"]: node_result(_as_read(row)) for row in node_rows}
+    return execution_record(_as_read(execution_row), node_results=results)
+
+
+def _as_read(row: dict[str, Any]) -> dict[str, Any]:
+    """The row with each JSON value copied through JSON, as the store would return it."""
+    return {
+        name: _json_copy(value) if name in _JSON_COLUMNS else value for name, value in row.items()
+    }
+
+
+def _json_copy(value: Any) -> Any:
+    return None if value is None else json.loads(json.dumps(value))
+
+
+_JSON_COLUMNS = frozenset({"input", "output", "error", "agent_versions"})
 
 
 def announce_reused(

@@ -5,23 +5,18 @@ an allowed from-state and appends an event with the next sequence number (no gap
 """
 
 import uuid
-from collections.abc import Iterable, Mapping
-from functools import lru_cache
+from collections.abc import Iterable, Mapping, Sequence
 from typing import Any
 
 from sqlalchemy import (
     Connection,
-    Update,
     and_,
-    bindparam,
     func,
     insert,
     literal,
-    literal_column,
     select,
     update,
 )
-from sqlalchemy.dialects.sqlite import dialect as sqlite_dialect
 
 from studio.model import Workflow
 from studio.model.agent_library import AgentPins, pins_from_data, pins_to_data
@@ -32,7 +27,6 @@ from studio.model.execution import (
     EXECUTION_TERMINAL,
     EXECUTION_TRANSITIONS,
     NODE_TERMINAL,
-    NODE_TRANSITIONS,
     PENDING,
     RUNNING,
     ExecutionEvent,
@@ -42,16 +36,18 @@ from studio.model.execution import (
 from studio.store.agent_library import AgentChoice, pin_agents
 from studio.store.compensation_records import CompensationRecords
 from studio.store.database import Database
-from studio.store.driver_statements import DriverStatement, compile_for_driver
 from studio.store.event_log import append_event
 from studio.store.execution_claims import ExecutionClaims
 from studio.store.execution_rows import (
     announce_reused,
+    created_record,
     execution_event,
     execution_record,
     initial_row,
-    node_result,
+    node_result_of,
+    node_results_query,
 )
+from studio.store.node_transitions import NodeTransition, apply_node_transition
 from studio.store.schema import (
     UtcTimestamp,
     execution_events,
@@ -88,17 +84,16 @@ class ExecutionRepository(ExecutionClaims, CompensationRecords):
         reused = reused or {}
         with self.database.write() as connection:
             pins = None if agents is None else pins_to_data(pin_agents(connection, agents))
-            connection.execute(
-                insert(executions).values(
-                    id=execution_id,
-                    workflow_id=workflow.id,
-                    workflow_version=workflow.version,
-                    status=PENDING,
-                    input=execution_input,
-                    created_at=now,
-                    agent_versions=pins,
-                )
-            )
+            execution_row = {
+                "id": execution_id,
+                "workflow_id": workflow.id,
+                "workflow_version": workflow.version,
+                "status": PENDING,
+                "input": execution_input,
+                "created_at": now,
+                "agent_versions": pins,
+            }
+            connection.execute(insert(executions).values(execution_row))
             rows = [
                 initial_row(execution_id, index, node.id, reused.get(node.id))
                 for index, node in enumerate(workflow.nodes)
@@ -112,7 +107,7 @@ class ExecutionRepository(ExecutionClaims, CompensationRecords):
             for node in workflow.nodes:
                 if node.id in reused:
                     announce_reused(connection, execution_id, reused[node.id], origin, now)
-        return self.get(execution_id), event
+        return created_record(execution_row, rows), event
 
     def get(self, execution_id: str) -> ExecutionRecord:
         """The execution with every node result; raises NotFoundError('Execution not found')."""
@@ -122,13 +117,18 @@ class ExecutionRepository(ExecutionClaims, CompensationRecords):
             ).first()
             if row is None:
                 raise NotFoundError(EXECUTION_NOT_FOUND)
-            query = (
-                select(node_results)
-                .where(node_results.c.execution_id == execution_id)
-                .order_by(node_results.c.position)
-            )
-            results = [node_result(result) for result in connection.execute(query)]
+            rows = connection.execute(node_results_query(execution_id))
+            results = [node_result_of(row) for row in rows]
         return execution_record(row, node_results={result.node_id: result for result in results})
+
+    def status(self, execution_id: str) -> str:
+        """The execution's status alone; raises NotFoundError('Execution not found')."""
+        query = select(executions.c.status).where(executions.c.id == execution_id)
+        with self.database.read() as connection:
+            status = connection.execute(query).scalar()
+        if status is None:
+            raise NotFoundError(EXECUTION_NOT_FOUND)
+        return str(status)
 
     def agent_pins(self, execution_id: str) -> AgentPins | None:
         """The agent versions the execution pinned; None for one stored before pinning."""
@@ -246,22 +246,19 @@ class ExecutionRepository(ExecutionClaims, CompensationRecords):
         ``fields`` may set input, output, error, retry_count, started_at, completed_at and
         next_retry_at.
         """
+        transition = NodeTransition(node_id, status, event_type, payload or {}, fields)
+        return self.record_transitions(execution_id, [transition])[0]
+
+    def record_transitions(
+        self, execution_id: str, transitions: Sequence[NodeTransition]
+    ) -> list[ExecutionEvent | None]:
+        """Apply the transitions in order in one write transaction (one commit); for each, its
+        event, or None where its current status did not allow it."""
+        if not transitions:
+            return []
         now = utc_now()
-        values = {"status": status, **fields}
-        if status == RUNNING and "started_at" not in fields:
-            values["started_at"] = now
-        if status in NODE_TERMINAL and "completed_at" not in fields:
-            values["completed_at"] = now
-        columns = tuple(sorted(values))
-        params = {**values, "where_execution_id": execution_id, "where_node_id": node_id}
         with self.database.write() as connection:
-            if connection.dialect.name == "sqlite":
-                changed = _sqlite_node_update(status, columns).execute(connection, params).rowcount
-            else:
-                changed = connection.execute(_node_update(status, columns), params).rowcount
-            if changed != 1:
-                return None
-            return append_event(connection, execution_id, event_type, node_id, payload or {}, now)
+            return [apply_node_transition(connection, execution_id, t, now) for t in transitions]
 
     def note(
         self, execution_id: str, event_type: str, node_id: str | None, payload: dict[str, Any]
@@ -311,32 +308,6 @@ class ExecutionRepository(ExecutionClaims, CompensationRecords):
                     append_event(connection, execution_id, "execution.cancelled", None, {}, now)
                 )
         return self.get(execution_id), events
-
-
-_SQLITE = sqlite_dialect()
-
-
-@lru_cache(maxsize=128)
-def _sqlite_node_update(status: str, columns: tuple[str, ...]) -> DriverStatement:
-    """The node update compiled for the SQLite driver."""
-    return compile_for_driver(_node_update(status, columns), _SQLITE)
-
-
-@lru_cache(maxsize=128)
-def _node_update(status: str, columns: tuple[str, ...]) -> Update:
-    """UPDATE of one node's columns, only from the statuses ``status`` may follow."""
-    return (
-        update(node_results)
-        .where(
-            node_results.c.execution_id == bindparam("where_execution_id"),
-            node_results.c.node_id == bindparam("where_node_id"),
-            # Constant statuses inline, so the statement needs no per-call IN expansion.
-            node_results.c.status.in_(
-                [literal_column(f"'{source}'") for source in sorted(NODE_TRANSITIONS[status])]
-            ),
-        )
-        .values({column: bindparam(column) for column in columns})
-    )
 
 
 def _unfinished_nodes(connection: Connection, execution_id: str) -> Iterable[str]:

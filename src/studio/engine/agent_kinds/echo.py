@@ -26,7 +26,7 @@ class EchoKind(AgentKind):
 
     async def run(self, call: AgentCall) -> Any:
         """Wait ``delaySeconds``, then return the input with ``prefix`` applied."""
-        found = refusal(PARAMETERS, call.parameters)
+        found = refusal(PARAMETERS, call.parameters) if call.parameters else None
         if found is not None:
             raise AgentError("InvalidParameters", found)
         delay = float(call.parameters.get("delaySeconds", 0))
