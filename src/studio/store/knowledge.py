@@ -20,7 +20,6 @@ from sqlalchemy.exc import IntegrityError
 from studio.model.errors import NotFoundError
 from studio.model.knowledge import ArtifactVersion, Derivation, GraphEdge, GraphNode
 from studio.store.database import Database
-from studio.store.driver_statements import sqlite_driver
 from studio.store.knowledge_derived import (
     EncodedDerivation,
     VersionRows,
@@ -48,12 +47,12 @@ from studio.store.knowledge_queries import (
     versions_query,
 )
 from studio.store.knowledge_schema import (
-    SEARCH_TABLE,
     artifact_bodies,
     artifact_versions,
     kg_derivations,
 )
 from studio.store.knowledge_search import KnowledgeSearchError, search_heads
+from studio.store.knowledge_search_index import index_when_many_wait
 from studio.store.knowledge_versions import Damaged, checked_versions, version_values
 from studio.store.knowledge_writes import (
     KnowledgeConflictError,
@@ -125,14 +124,8 @@ def store_landings(connection: Connection, landings: list[Landing], facts: Landi
         raise landing_clash(versions) from clash
     derived = sorted(((v.ref, d) for v, _, d in landings), key=itemgetter(0))
     insert_derived(connection, derived)
-    if connection.dialect.name == "sqlite":
-        sqlite_driver(connection).executemany(
-            f"INSERT INTO {SEARCH_TABLE} (rowid, ref, title, body) VALUES (?, ?, ?, ?)",
-            [
-                (row["seq"], row["ref"], row["title"], text)
-                for row, (_, text, _) in zip(rows, landings, strict=True)
-            ],
-        )
+    if connection.dialect.name == "sqlite" and rows:
+        index_when_many_wait(connection, max(row["seq"] for row in rows))
 
 
 class KnowledgeRepository:

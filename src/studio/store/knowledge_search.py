@@ -9,6 +9,7 @@ from studio.model.errors import StudioError
 from studio.model.knowledge import ArtifactVersion
 from studio.store.database import Database
 from studio.store.knowledge_queries import FTS_HINT, fts_query, search_query
+from studio.store.knowledge_search_index import index_waiting_versions
 from studio.store.knowledge_versions import Damaged, checked_hits
 
 
@@ -36,6 +37,7 @@ def search_heads(
         raise KnowledgeSearchError(f"cannot search for {query!r}: the query is empty")
     match = fts_query(query)
     statement = search_query(match, as_of, subject, kind).limit(limit)
+    index_waiting_versions(database)
     try:
         with database.read() as connection:
             rows = connection.execute(statement).all()

@@ -1,0 +1,50 @@
+"""The SQLite full-text index of knowledge versions, brought up to date in batches.
+
+FTS5 writes a new segment for every transaction that adds to the index, and for one version
+that costs several times what the version's own rows cost; the work queue files a record at
+every close, one transaction each. So a landing leaves its versions waiting, and they are
+indexed together: by the landing after which ``SEARCH_BATCH`` versions wait, and by a search,
+which indexes whatever waits before it looks, so it always sees every version landed.
+
+The index holds every version up to some ``seq`` and none after it, taken in order; its
+row-size table (one row per indexed version, keyed by ``seq``) says up to which.
+"""
+
+from sqlalchemy import Connection
+
+from studio.store.database import Database
+from studio.store.driver_statements import sqlite_driver
+from studio.store.knowledge_schema import SEARCH_TABLE
+
+SEARCH_BATCH = 128
+"""Versions left waiting before a landing indexes them all."""
+
+_INDEXED_THROUGH = f"SELECT coalesce(max(id), 0) FROM {SEARCH_TABLE}_docsize"
+_WAITING = f"""
+SELECT coalesce((SELECT max(seq) FROM artifact_versions), 0)
+     > coalesce((SELECT max(id) FROM {SEARCH_TABLE}_docsize), 0)
+"""
+_INDEX_AFTER = f"""
+INSERT INTO {SEARCH_TABLE} (rowid, ref, title, body)
+SELECT seq, ref, title, body FROM {SEARCH_TABLE}_content WHERE seq > ? ORDER BY seq
+"""
+
+
+def index_when_many_wait(connection: Connection, last_seq: int) -> None:
+    """In a landing's transaction (SQLite), after its versions up to ``last_seq``: index
+    every waiting version once ``SEARCH_BATCH`` of them wait."""
+    driver = sqlite_driver(connection)
+    indexed_through = driver.execute(_INDEXED_THROUGH).fetchone()[0]
+    if last_seq - indexed_through >= SEARCH_BATCH:
+        driver.execute(_INDEX_AFTER, (indexed_through,))
+
+
+def index_waiting_versions(database: Database) -> None:
+    """Index every version still waiting (SQLite); a search calls this before it looks."""
+    with database.read() as connection:
+        if not sqlite_driver(connection).execute(_WAITING).fetchone()[0]:
+            return
+    with database.write() as connection:
+        driver = sqlite_driver(connection)
+        indexed_through = driver.execute(_INDEXED_THROUGH).fetchone()[0]
+        driver.execute(_INDEX_AFTER, (indexed_through,))

@@ -1,0 +1,45 @@
+"""Versions landed one at a time are indexed for search in batches, and a search always finds
+every version landed, whether its batch was indexed yet or not."""
+
+from sqlalchemy import text
+
+from studio.store import KnowledgeRepository
+from studio.store.knowledge_search_index import SEARCH_BATCH
+from tests.store.test_knowledge_store import JAN, artifact
+
+
+def _indexed_through(store: KnowledgeRepository) -> int:
+    with store.database.read() as connection:
+        found = connection.execute(text("SELECT max(id) FROM artifact_search_docsize"))
+        return found.scalar() or 0
+
+
+def _index_agrees_with_the_text(store: KnowledgeRepository) -> None:
+    """FTS5's own check of the index against the stored versions and texts; it raises if a
+    version is missing from the index or indexed with other words."""
+    with store.database.write() as connection:
+        connection.exec_driver_sql(
+            "INSERT INTO artifact_search (artifact_search, rank) VALUES ('integrity-check', 1)"
+        )
+
+
+def test_a_search_finds_versions_landed_one_at_a_time(store: KnowledgeRepository) -> None:
+    landed = SEARCH_BATCH + 3
+    for number in range(landed):
+        store.add_version(*artifact(f"note-{number}", f"# Note\n\nmarker{number} text\n", JAN))
+    # The landing that made a full batch wait indexed it; the three after it wait.
+    assert _indexed_through(store) == SEARCH_BATCH
+    for number in (0, SEARCH_BATCH - 1, SEARCH_BATCH, landed - 1):
+        hits = store.search(f"marker{number}")
+        assert [version.front.id for version, _ in hits] == [f"note-{number}"]
+    assert _indexed_through(store) == landed
+    _index_agrees_with_the_text(store)
+
+
+def test_a_search_with_nothing_waiting_indexes_nothing(store: KnowledgeRepository) -> None:
+    store.add_version(*artifact("only", "# Only\n\nsolitary words\n", JAN))
+    assert store.search("solitary")
+    assert _indexed_through(store) == 1
+    assert store.search("solitary")
+    assert store.search("absent") == []
+    _index_agrees_with_the_text(store)
