@@ -7,12 +7,19 @@ from datetime import UTC, datetime
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
+from studio.knowledge import filed_body_scan
 from studio.knowledge.derivation import BodyScan, scan_body
 from studio.knowledge.filed_body_scan import scan_filed_body
 from studio.model.work_items import WorkItem, render_body
 
 MARKDOWN_PIECES = [
     "plain words",
+    "see `code that",
+    "runs on` to [[kind]] here",
+    "Over two [[design]]",
+    "lines [[requirements]]  ",
+    "   ",
+    "Ünïcode first",
     "Design [[requirements]] now",
     "`[[code]]` span",
     "# Heading",
@@ -94,15 +101,26 @@ def _comparable(scan: BodyScan) -> BodyScan:
     return replace(scan, blocks=blocks)
 
 
-def test_a_plain_items_lists_are_not_parsed() -> None:
-    """The parser sees the Order and the snapshot only: the work log's citation is still
-    found and its sections still have their lines."""
+def test_a_plain_item_is_not_parsed(monkeypatch) -> None:
+    """An item of plain text is scanned without the parser: its citations are still found
+    and its sections still have their lines."""
     work_log = [f"2026-12-02T08:17:{second:02d}Z step {second}" for second in range(40)]
-    item = _item("Design it.", [], [*work_log, "cites [[requirements]]"], ["acme/design/d.md"])
+    order = "Design it from [[requirements]].\n\nKeep it `short\nand` plain."
+    item = _item(order, [], [*work_log, "cites [[personas]]"], ["acme/design/d.md"])
     body = render_body(item)
+    expected = scan_body.__wrapped__(body, 20)
+
+    def no_parser(_text: str) -> None:
+        raise AssertionError("the parser ran")
+
+    monkeypatch.setattr(filed_body_scan, "block_tokens", no_parser)
     scan = scan_filed_body(item, body, 20)
-    assert scan == scan_body.__wrapped__(body, 20)
-    assert scan.citations == ("requirements",)
+    assert scan == expected
+    assert scan.citations == ("requirements", "personas")
     lines = body.split("\n")
-    for heading in scan.headings:
-        assert lines[heading.line - 20] == f"## {heading.title}"
+    assert [lines[heading.line - 20] for heading in scan.headings] == [
+        "## Order",
+        "## Resolved-context snapshot",
+        "## Work log",
+        "## Artifacts",
+    ]
