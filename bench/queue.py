@@ -11,7 +11,8 @@ times two phases, the same way for both queues:
   capability manifest come before the clock starts.
 - drain: W worker processes are started, open their connections and say they are ready
   (untimed); then all are told to go at once, and the clock runs until the last of them
-  reports that a pull found nothing (Studio: ``pull`` then ``ack(advance)`` in a loop;
+  reports that a pull found nothing (Studio: ``pull``, then ``ack_and_pull(advance)`` in a
+  loop, as ``studio worker`` acks and leases its next item in one transaction;
   procrastinate: its own worker, one job at a time, not waiting for new jobs, running an
   async task that does nothing). Closing connections and exiting are not timed. Studio's
   ack of ``advance`` closes the item ``done`` and files it to its subject in the knowledge

@@ -2,7 +2,8 @@
 file or a PostgreSQL URL). ``prepare`` publishes the design-studio manifest (the one in the
 work fixtures) and ``enqueue_items`` enqueues orders for a ``design`` artifact one at a time.
 Run as a program, this file is one worker process: it opens the queue, says ``ready``, waits
-for ``go`` on stdin, pulls and acks ``advance`` until a pull finds nothing, and says
+for ``go`` on stdin, pulls and acks ``advance`` (each ack leasing the next item, as a
+worker's does) until a pull finds nothing, and says
 ``done COUNT CPU_SECONDS``. With ``--profile FILE`` the pull/ack loop runs under cProfile and
 its stats go to FILE.
 
@@ -113,11 +114,13 @@ def count_by_status(data_dir: Path, database: str) -> dict[str, int]:
 
 
 def drain(queue: WorkQueue, worker: str) -> int:
-    """Pull and ack ``advance`` until a pull finds nothing; the number of items acked."""
+    """Pull, then ack ``advance`` until a pull finds nothing, each ack leasing the next item
+    in its transaction as ``studio worker`` does; the number of items acked."""
     scope = Scope(capability=CAPABILITY)
     acked = 0
-    while (pulled := queue.pull(worker, scope)) is not None:
-        queue.ack(pulled.item.id, "advance", pulled.token)
+    pulled = queue.pull(worker, scope)
+    while pulled is not None:
+        _, pulled = queue.ack_and_pull(pulled.item.id, "advance", pulled.token, worker, scope)
         acked += 1
     return acked
 

@@ -12,7 +12,7 @@ from sqlalchemy.exc import OperationalError
 from studio.fabric.queue import Pulled, Scope, WorkQueue
 from studio.fabric.sources import Resolved, SourceResolver
 from studio.fabric.worker import Worker, WorkerSettings
-from studio.fabric.worker_build import BuildOutcome, Finished, ItemBuild
+from studio.fabric.worker_build import BuildOutcome, Finished, ItemBuild, NextPull
 from studio.fabric.worker_definition import load_capability
 from studio.model.work_items import ContextSource
 from studio.store import Database
@@ -33,7 +33,7 @@ class SlowBuild:
         self.queue, self.seconds = queue, seconds
         self.meanwhile: list[Pulled | None] = []
 
-    async def run(self, pulled: Pulled) -> Finished:
+    async def run(self, pulled: Pulled, then: NextPull | None = None) -> Finished:
         await asyncio.sleep(self.seconds)
         self.meanwhile.append(self.queue.pull("w2", DESIGNERS))
         closed = self.queue.ack(pulled.item.id, "advance", pulled.token)

@@ -15,6 +15,7 @@ from studio.model.work_item_documents import read_document, work_item_of
 from studio.model.work_items import WORK_LOG
 from studio.store import open_database
 from studio.store.work_queue import Change, DuplicateItemError, WorkQueueRepository
+from studio.store.work_queue_leases import LeaseRequest
 from studio.store.work_queue_schema import work_item_entries
 from tests.fabric.items import item_text
 
@@ -43,9 +44,10 @@ def take(
     types: frozenset[str] = frozenset(),
     now: datetime = NOW,
 ) -> tuple[str, int, str | None] | None:
-    leased = repository.lease_next(
+    request = LeaseRequest(
         worker, "design-studio", types, now, now + TTL, lambda previous, token: f"lease {token}"
     )
+    leased = repository.lease_next(request)
     if leased is None:
         return None
     item, previous, _manifest_version = leased

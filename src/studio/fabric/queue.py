@@ -12,31 +12,26 @@ in the knowledge store in the same transaction.
 from __future__ import annotations
 
 import builtins
-from collections.abc import Callable
+import logging
 from dataclasses import replace
-from datetime import datetime, timedelta
+from datetime import datetime
 
-from studio.fabric.manifests import UNREAD, ManifestShelf
+from studio.fabric.queue_core import LEASE_TTL, Decide, QueueCore, stale_refusal
 from studio.fabric.queue_errors import ExitRefusedError, GateARefusedError, StaleLeaseError
 from studio.fabric.queue_terms import Pulled, QueueWorld, Scope
 from studio.model.errors import NotAllowedError, StudioError
-from studio.model.gate_a import ENQUEUE, PULL, GateFacts, GateFailure, Offering, gate_a
+from studio.model.gate_a import ENQUEUE, GateFailure, gate_a
 from studio.model.work_item_documents import (
-    WorkItemDocument,
-    document_of,
     read_document,
     work_item_of,
 )
 from studio.model.work_items import (
     ARTIFACTS,
-    DEFAULT_CONTEXT_BUDGET,
-    ESCALATE,
     GROWING_SECTIONS,
     LEASED,
     PORT_EXITS,
     SNAPSHOT,
     STATION_EXITS,
-    TERMINAL,
     WORK_LOG,
     Approval,
     Lease,
@@ -45,29 +40,26 @@ from studio.model.work_items import (
     log_line,
     render_work_item,
 )
-from studio.store.schema import utc_now
-from studio.store.work_queue import Change, DuplicateItemError, WorkQueueRepository
+from studio.store.work_queue import Change, DuplicateItemError
 
-LEASE_TTL = timedelta(seconds=30)
+__all__ = [
+    "LEASE_TTL",
+    "ExitRefusedError",
+    "GateARefusedError",
+    "Pulled",
+    "QueueWorld",
+    "Scope",
+    "StaleLeaseError",
+    "WorkQueue",
+]
+
+log = logging.getLogger(__name__)
+
 OPEN = frozenset({"queued", *LEASED, "needs-context", "escalated"})
 
 
-class WorkQueue(ManifestShelf):
+class WorkQueue(QueueCore):
     """The queue port over one database."""
-
-    def __init__(
-        self,
-        repository: WorkQueueRepository,
-        world: QueueWorld,
-        *,
-        clock: Callable[[], datetime] = utc_now,
-        lease_ttl: timedelta = LEASE_TTL,
-        context_budget: int = DEFAULT_CONTEXT_BUDGET,
-    ) -> None:
-        super().__init__(repository, clock)
-        self.world = world
-        self.lease_ttl = lease_ttl
-        self.context_budget = context_budget
 
     # --- the submitter's side ------------------------------------------------------------
 
@@ -106,26 +98,12 @@ class WorkQueue(ManifestShelf):
         the work log). An item failing Gate A here is parked needs-context and the next one
         is tried; None when nothing in scope is leasable."""
         while True:
-            leased = self._lease(worker, scope)
+            leased = self.repository.lease_next(self._lease_request(worker, scope))
             if leased is None:
                 return None
-            item, previous, manifest_version = leased
-            assert item.lease is not None
-            failures = gate_a(document_of(item), self._facts(item, manifest_version), PULL)
-            if not failures:
-                return Pulled(item, item.lease.token, previous)
-            self._park_defect(item, item.lease.token, failures)
-
-    def _lease(self, worker: str, scope: Scope) -> tuple[WorkItem, str | None, int | None] | None:
-        now = self.clock()
-
-        def entry(previous: str | None, token: int) -> str:
-            return log_line(now, _lease_text(worker, token, previous))
-
-        expires = now + self.lease_ttl
-        return self.repository.lease_next(
-            worker, scope.capability, scope.types, now, expires, entry
-        )
+            pulled = self._checked(leased)
+            if pulled is not None:
+                return pulled
 
     def heartbeat(self, item_id: str, token: int) -> Lease:
         """Renew a lease for another TTL; StaleLeaseError if the token is not current."""
@@ -162,6 +140,29 @@ class WorkQueue(ManifestShelf):
     def ack(self, item_id: str, exit: str, token: int, reason: str = "") -> WorkItem:
         """End a lease with an exit: advance → done, kill → killed, reroute-to-steward →
         needs-context (returned once over the context budget), escalate → escalated."""
+        closed, _ = self._settle(item_id, self._ack_decision(exit, token, reason))
+        return closed
+
+    def ack_and_pull(
+        self, item_id: str, exit: str, token: int, worker: str, scope: Scope, reason: str = ""
+    ) -> tuple[WorkItem, Pulled | None]:
+        """``ack``, then ``pull`` for ``worker`` in ``scope``, the lease taken in the ack's
+        transaction: what a worker does between two builds, one commit fewer. A refused ack
+        leases nothing. Should the next item fail Gate A at pull, the pull goes on as
+        ``pull`` does; should that fail, the ack still stands and no item is handed over
+        (a lease taken stays until it expires)."""
+        decide = self._ack_decision(exit, token, reason)
+        closed, leased = self._settle(item_id, decide, self._lease_request(worker, scope))
+        if leased is None:
+            return closed, None
+        try:
+            pulled = self._checked(leased)
+            return closed, pulled if pulled is not None else self.pull(worker, scope)
+        except StudioError as failure:
+            log.warning("ack of %s stands; the next pull failed: %s", item_id, failure)
+            return closed, None
+
+    def _ack_decision(self, exit: str, token: int, reason: str) -> Decide:
         if exit in STATION_EXITS:
             raise ExitRefusedError(
                 f"'{exit}' routes between stations inside a lease; it never reaches the queue"
@@ -171,13 +172,13 @@ class WorkQueue(ManifestShelf):
 
         def decide(item: WorkItem, head: str | None, now: datetime) -> Change:
             if item.lease is None or item.lease.token != token:
-                raise _stale(item, token)
+                raise stale_refusal(item, token)
             status, bounces = self._after(item, exit)
             text = f"ack {exit} by {item.lease.worker} → {status}"
             text += f": {reason}" if reason else ""
             return self._closing(item, head, now, Change(status, LEASED, token), text, bounces)
 
-        return self._settle(item_id, decide)
+        return decide
 
     def release(self, item_id: str, token: int, reason: str = "") -> WorkItem:
         """Give a leased item back to the queue unbuilt (a worker stopping)."""
@@ -213,7 +214,8 @@ class WorkQueue(ManifestShelf):
                 raise NotAllowedError(f"{item_id} is {item.status}: it cannot become killed")
             return self._closing(item, head, now, Change("killed", OPEN), text, None)
 
-        return self._settle(item_id, decide)
+        killed, _ = self._settle(item_id, decide)
+        return killed
 
     def return_to_intake(self, item_id: str, reason: str, by: str) -> WorkItem:
         """A person sends an open item back to intake (needs-context), fencing its holder."""
@@ -256,130 +258,3 @@ class WorkQueue(ManifestShelf):
         """Record the delivery; False when it was signed before (signed items never
         re-deliver)."""
         return self.repository.sign(item_id, channel, digest, self.clock())
-
-    # --- inside --------------------------------------------------------------------------
-
-    def _facts(
-        self, item: WorkItem | None = None, manifest_version: int | None = UNREAD
-    ) -> GateFacts:
-        """Gate A's facts; with an item and its capability's manifest version just read, that
-        manifest is not asked for again."""
-
-        def offering(capability: str) -> Offering:
-            known = item is not None and capability == item.capability
-            return self.offering(capability, manifest_version if known else UNREAD)
-
-        return GateFacts(self.repository.exists, offering, self.world.resolves)
-
-    def _enqueue_facts(self, document: WorkItemDocument) -> GateFacts:
-        """Gate A's facts at enqueue: whether the id is taken and the capability's manifest
-        version read together, in one read."""
-        item_id, capability = document.front.get("id"), document.front.get("capability")
-        if not isinstance(item_id, str) or not isinstance(capability, str):
-            return self._facts()
-        taken, version = self.repository.enqueue_facts(item_id, capability)
-
-        def id_taken(other: str) -> bool:
-            return taken if other == item_id else self.repository.exists(other)
-
-        def offering(other: str) -> Offering:
-            return self.offering(other, version if other == capability else UNREAD)
-
-        return GateFacts(id_taken, offering, self.world.resolves)
-
-    def _after(self, item: WorkItem, exit: str) -> tuple[str, int | None]:
-        if exit == "advance":
-            return "done", None
-        if exit == "kill":
-            return "killed", None
-        if exit == ESCALATE:
-            return "escalated", None
-        bounces = item.context_bounces + 1
-        return ("returned" if bounces > self.context_budget else "needs-context"), bounces
-
-    def _park_defect(
-        self, item: WorkItem, token: int, failures: builtins.list[GateFailure]
-    ) -> None:
-        rules = "; ".join(failure.describe() for failure in failures)
-        text = f"Gate A failed at pull (in-transit defect, flagged): {rules}"
-        self._guarded(item.id, "needs-context", set(LEASED), token, text)
-
-    def _guarded(
-        self,
-        item_id: str,
-        status: str,
-        before: set[str],
-        token: int | None,
-        text: str,
-        rounds: int | None = None,
-    ) -> WorkItem:
-        now = self.clock()
-        entries = [(WORK_LOG, log_line(now, text))]
-        change = Change(status, frozenset(before), token, entries, build_rounds=rounds)
-        if not self.repository.change(item_id, change, now):
-            raise self._refused(item_id, token, status)
-        return self.repository.item(item_id)
-
-    def _closing(
-        self,
-        item: WorkItem,
-        head: str | None,
-        now: datetime,
-        change: Change,
-        text: str,
-        bounces: int | None,
-    ) -> Change:
-        """``change`` with its work log line, and for a terminal status the item's filing
-        (superseding ``head``) with the line that says where it was filed."""
-        line = log_line(now, text)
-        landing = None
-        if change.to_status in TERMINAL:
-            closed = replace(
-                item, status=change.to_status, lease=None, work_log=(*item.work_log, line)
-            )
-            landing = self.world.filing(closed, head)
-        entries = [(WORK_LOG, line)]
-        if landing is not None:
-            filed = f"filed to {item.subject} as {landing[0].ref}"
-            entries.append((WORK_LOG, log_line(now, filed)))
-        return replace(change, entries=entries, context_bounces=bounces, landing=landing)
-
-    def _settle(
-        self, item_id: str, decide: Callable[[WorkItem, str | None, datetime], Change]
-    ) -> WorkItem:
-        """Decide and apply a change in one transaction; the item as it is after it."""
-        now = self.clock()
-        item, change = self.repository.settle(
-            item_id, lambda item, head: decide(item, head, now), now
-        )
-        return replace(
-            item,
-            status=change.to_status,
-            lease=None,
-            context_bounces=item.context_bounces
-            if change.context_bounces is None
-            else change.context_bounces,
-            work_log=(*item.work_log, *(text for _section, text in change.entries)),
-        )
-
-    def _refused(self, item_id: str, token: int | None, status: str) -> StudioError:
-        if token is not None:
-            return self._stale(item_id, token)
-        current = self.repository.item(item_id).status
-        return NotAllowedError(f"{item_id} is {current}: it cannot become {status}")
-
-    def _stale(self, item_id: str, token: int | None) -> StaleLeaseError:
-        return _stale(self.repository.item(item_id), token)
-
-
-def _stale(item: WorkItem, token: int | None) -> StaleLeaseError:
-    """The refusal of a write naming ``token`` to an item whose lease is not that one."""
-    lease = item.lease
-    held = f"held by {lease.worker} with token {lease.token}" if lease else item.status
-    return StaleLeaseError(f"{item.id}: lease token {token} is stale (the item is {held})")
-
-
-def _lease_text(worker: str, token: int, previous: str | None) -> str:
-    if previous is None:
-        return f"leased to {worker} (token {token})"
-    return f"reclaimed: the lease of {previous} had expired; leased to {worker} (token {token})"

@@ -2,8 +2,10 @@
 
 Each of ``concurrency`` slots pulls the oldest leasable item in scope (Gate A at pull is the
 queue's), renews its lease every third of the lease's time to live while it builds
-(``studio.fabric.worker_build``), and pulls again. A lease lost on the way (the heartbeat or a
-write refused as stale: the lease expired and was reclaimed) stops that build without an ack.
+(``studio.fabric.worker_build``), and pulls again: the build's ack leases the slot's next item
+in the same transaction, and the slot pulls on its own only when that found none. A lease lost
+on the way (the heartbeat or a write refused as stale: the lease expired and was reclaimed)
+stops that build without an ack.
 Stopping (``stop`` set, e.g. on SIGINT or SIGTERM) cancels the builds in progress and releases
 their leases, so the items are back on the queue with "released" on their work log. A build
 that breaks otherwise (the store refuses a write, say) is noted on the work log and its lease
@@ -25,7 +27,7 @@ from typing import Any, Protocol
 
 from studio.fabric.queue import Pulled, Scope, WorkQueue
 from studio.fabric.queue_errors import StaleLeaseError
-from studio.fabric.worker_build import Finished
+from studio.fabric.worker_build import Finished, NextPull
 from studio.model.work_items import WORK_LOG
 
 log = logging.getLogger(__name__)
@@ -49,7 +51,7 @@ class WorkerSettings:
 class Building(Protocol):
     """Builds one pulled item to its ack (``worker_build.ItemBuild``)."""
 
-    async def run(self, pulled: Pulled) -> Finished: ...
+    async def run(self, pulled: Pulled, then: NextPull | None = None) -> Finished: ...
 
 
 @dataclass
@@ -100,25 +102,33 @@ class Worker:
 
     async def _slot(self, stop: asyncio.Event) -> None:
         idle_since = time.monotonic()
+        pulled: Pulled | None = None
         while not stop.is_set():
-            try:
-                pulled = self.queue.pull(self.settings.name, self.settings.scope)
-            except Exception as failure:
-                log.warning("pull failed; trying again: %s", failure)
-                with contextlib.suppress(TimeoutError):
-                    await asyncio.wait_for(stop.wait(), self.settings.poll_interval)
-                continue
+            if pulled is None:
+                try:
+                    pulled = self.queue.pull(self.settings.name, self.settings.scope)
+                except Exception as failure:
+                    log.warning("pull failed; trying again: %s", failure)
+                    with contextlib.suppress(TimeoutError):
+                        await asyncio.wait_for(stop.wait(), self.settings.poll_interval)
+                    continue
             if pulled is not None:
                 finished = await self._hold(pulled, stop)
-                self.summary.finished.append(finished)
-                if self.announce is not None:
-                    self.announce(finished)
+                self._record(finished)
+                pulled = finished.next  # the ack leased it, when there was one in scope
                 idle_since = time.monotonic()
                 continue
             if self.settings.once or self._idle_too_long(idle_since):
                 return
             with contextlib.suppress(TimeoutError):
                 await asyncio.wait_for(stop.wait(), self.settings.poll_interval)
+        if pulled is not None:  # leased by the last ack as the worker was told to stop
+            self._record(self._release(pulled))
+
+    def _record(self, finished: Finished) -> None:
+        self.summary.finished.append(finished)
+        if self.announce is not None:
+            self.announce(finished)
 
     def _idle_too_long(self, idle_since: float) -> bool:
         limit = self.settings.idle_exit
@@ -126,15 +136,18 @@ class Worker:
 
     async def _hold(self, pulled: Pulled, stop: asyncio.Event) -> Finished:
         """Build one item while renewing its lease; release it if the worker stops first."""
-        build = asyncio.ensure_future(self.building.run(pulled))
+        then = (self.settings.name, self.settings.scope)
+        build = asyncio.ensure_future(self.building.run(pulled, then))
         beat = asyncio.ensure_future(self._heartbeat(pulled, build))
         stopping = asyncio.ensure_future(stop.wait())
         try:
             await asyncio.wait({build, stopping}, return_when=asyncio.FIRST_COMPLETED)
-        except asyncio.CancelledError:  # the worker is going down: give the item back first
+        except asyncio.CancelledError:  # the worker is going down: give the items back first
             build.cancel()
             await asyncio.gather(build, return_exceptions=True)
             self._release(pulled)
+            if (leased_next := _next_of(build)) is not None:
+                self._release(leased_next)
             raise
         finally:
             beat.cancel()
@@ -192,3 +205,10 @@ class Worker:
 
 def _lost(pulled: Pulled, reason: str) -> Finished:
     return Finished(pulled.item.id, "lost", "unknown", reason)
+
+
+def _next_of(build: asyncio.Future[Finished]) -> Pulled | None:
+    """The item a finished build's ack leased next, if the build finished."""
+    if not build.done() or build.cancelled() or build.exception() is not None:
+        return None
+    return build.result().next

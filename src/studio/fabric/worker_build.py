@@ -24,7 +24,7 @@ from datetime import datetime
 from typing import Any, Protocol
 
 from studio.fabric.gate_b import GateBOutputError, Verdict, verdict_of_output
-from studio.fabric.queue import Pulled, WorkQueue
+from studio.fabric.queue import Pulled, Scope, WorkQueue
 from studio.fabric.sources import Resolved
 from studio.fabric.worker_definition import Capability
 from studio.model.capability_definitions import approval_refusal
@@ -41,6 +41,9 @@ from studio.model.work_items import (
 )
 
 STEWARD = "reroute-to-steward"
+
+NextPull = tuple[str, Scope]
+"""The worker and scope an ack pulls the next item for."""
 
 
 @dataclass(frozen=True)
@@ -77,6 +80,8 @@ class Finished:
     reason: str = ""
     executions: tuple[str, ...] = ()
     artifacts: tuple[str, ...] = ()
+    next: Pulled | None = None
+    """The item the ack leased next, when the worker asked for one (see ``ItemBuild.run``)."""
 
     def to_data(self) -> dict[str, Any]:
         return {
@@ -103,8 +108,10 @@ class ItemBuild:
         self.queue, self.capability, self.build = queue, capability, build
         self.sources, self.clock = sources, clock
 
-    async def run(self, pulled: Pulled) -> Finished:
-        """Build the item and ack it; StaleLeaseError when the lease was lost on the way."""
+    async def run(self, pulled: Pulled, then: NextPull | None = None) -> Finished:
+        """Build the item and ack it; StaleLeaseError when the lease was lost on the way.
+        With ``then``, the ack also pulls the next item for that worker and scope (in the
+        ack's transaction), handed over in ``Finished.next``."""
         token = pulled.token
         item = self.queue.begin_build(pulled.item.id, token)
         item, unresolved = await self._snapshot(item, token)
@@ -113,13 +120,13 @@ class ItemBuild:
             verdict = rule(item, unresolved)
             self._log(item, token, verdict.log_text(f"rule {self.capability.definition.gate.rule}"))
             if not verdict.clear:
-                return self._ack(item, token, STEWARD, verdict.reason())
+                return self._ack(item, token, then, STEWARD, verdict.reason())
         recorded: list[object] = item.recorded_approvals()
         refusal = approval_refusal(self.capability.definition.approvals, recorded, self.clock())
         if refusal is not None:
             self._log(item, token, f"hard stop: {refusal}")
-            return self._ack(item, token, ESCALATE, refusal)
-        return await self._rounds(item, token)
+            return self._ack(item, token, then, ESCALATE, refusal)
+        return await self._rounds(item, token, then)
 
     async def _snapshot(self, item: WorkItem, token: int) -> tuple[WorkItem, list[ContextSource]]:
         """Resolve the eager sources not yet in the snapshot: the item with their blocks added,
@@ -139,7 +146,7 @@ class ItemBuild:
                 self.queue.append(item.id, SNAPSHOT, blocks[-1], token)
         return replace(item, snapshot=tuple(blocks)), unresolved
 
-    async def _rounds(self, item: WorkItem, token: int) -> Finished:
+    async def _rounds(self, item: WorkItem, token: int, then: NextPull | None) -> Finished:
         budget = self.capability.definition.build_rounds
         executions: list[str] = []
         landed = list(item.artifacts)
@@ -155,19 +162,19 @@ class ItemBuild:
                     self.queue.append(item.id, ARTIFACTS, ref, token)
             if not outcome.completed:
                 failure = f"the workflow failed (run {outcome.execution_id}): {outcome.error}"
-                return self._ack(item, token, ESCALATE, failure, executions)
+                return self._ack(item, token, then, ESCALATE, failure, executions)
             verdict = self._node_verdict(item, token, outcome)
             if isinstance(verdict, str):
-                return self._ack(item, token, ESCALATE, verdict, executions)
+                return self._ack(item, token, then, ESCALATE, verdict, executions)
             if verdict is not None and not verdict.clear:
-                return self._ack(item, token, STEWARD, verdict.reason(), executions)
+                return self._ack(item, token, then, STEWARD, verdict.reason(), executions)
             exit, reason = exit_of(outcome.output)
             if exit not in STATION_EXITS:
-                return self._ack(item, token, exit, reason, executions)
+                return self._ack(item, token, then, exit, reason, executions)
             ended = f"build round {round_number} of {budget} (run {outcome.execution_id})"
             self._log(item, token, f"{ended} ended {exit}{': ' + reason if reason else ''}")
         spent = f"the build-round budget ({budget}) is spent; the last round ended {exit}"
-        return self._ack(item, token, ESCALATE, spent, executions)
+        return self._ack(item, token, then, ESCALATE, spent, executions)
 
     def _node_verdict(
         self, item: WorkItem, token: int, outcome: BuildOutcome
@@ -184,12 +191,22 @@ class ItemBuild:
         return verdict
 
     def _ack(
-        self, item: WorkItem, token: int, exit: str, reason: str, executions: Sequence[str] = ()
+        self,
+        item: WorkItem,
+        token: int,
+        then: NextPull | None,
+        exit: str,
+        reason: str,
+        executions: Sequence[str] = (),
     ) -> Finished:
         if exit == "advance" and not reason:
             reason = f"run {executions[-1]}" if executions else ""
-        closed = self.queue.ack(item.id, exit, token, reason)
-        return Finished(item.id, exit, closed.status, reason, tuple(executions), closed.artifacts)
+        if then is None:
+            closed, pulled = self.queue.ack(item.id, exit, token, reason), None
+        else:
+            closed, pulled = self.queue.ack_and_pull(item.id, exit, token, *then, reason)
+        runs = tuple(executions)
+        return Finished(item.id, exit, closed.status, reason, runs, closed.artifacts, pulled)
 
     def _log(self, item: WorkItem, token: int, text: str) -> None:
         self.queue.append(item.id, WORK_LOG, text, token)

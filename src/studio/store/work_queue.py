@@ -10,7 +10,7 @@ its token and touches nothing when the token is not the current one.
 
 from __future__ import annotations
 
-from collections.abc import Callable, Iterable, Sequence
+from collections.abc import Iterable, Sequence
 from dataclasses import dataclass
 from datetime import datetime
 from typing import Any
@@ -29,7 +29,6 @@ from studio.model.errors import ConflictError
 from studio.model.work_items import (
     LEASED,
     TERMINAL,
-    WORK_LOG,
     Lease,
     WorkItem,
 )
@@ -49,6 +48,7 @@ from studio.store.work_queue_changes import (
     item_in,
     item_of,
 )
+from studio.store.work_queue_leases import Leased, LeaseRequest, lease_in
 from studio.store.work_queue_rows import (
     ADD_ITEM,
     ENQUEUE_FACTS,
@@ -59,14 +59,12 @@ from studio.store.work_queue_rows import (
     LATEST_MANIFEST,
     SEQ_BY_ID,
     Entry,
-    entries_in,
     entries_of,
     holds,
     insert_entries,
     item_of_row,
     item_values,
     lease_of_row,
-    lease_statement,
 )
 from studio.store.work_queue_schema import (
     capability_manifests,
@@ -112,38 +110,11 @@ class WorkQueueRepository:
         except IntegrityError as duplicate:
             raise DuplicateItemError(f"an item with id '{item.id}' is on the queue") from duplicate
 
-    def lease_next(
-        self,
-        worker: str,
-        capability: str,
-        types: frozenset[str],
-        now: datetime,
-        expires_at: datetime,
-        log: Callable[[str | None, int], str],
-    ) -> tuple[WorkItem, str | None, int | None] | None:
-        """Lease the oldest item in scope that is queued or whose lease expired: the item,
-        the worker whose lease was reclaimed, and the latest version of its capability's
-        manifest (read in the same transaction, for Gate A at pull).
-        ``log(reclaimed_from, token)`` is the work log entry written with the lease."""
-        values = {
-            "in_capability": capability,
-            "at_now": now,
-            "to_worker": worker,
-            "until": expires_at,
-        }
-        named = sorted(types | {"menu"}) if types else []
-        values.update((f"in_type_{index}", name) for index, name in enumerate(named))
-        lease = lease_statement(len(named))
+    def lease_next(self, request: LeaseRequest) -> Leased | None:
+        """Lease the oldest item in scope that is queued or whose lease expired (see
+        ``lease_in``), in a transaction of its own."""
         with self.database.write() as connection, pipelined(connection):
-            row = lease.first(connection, values)
-            if row is None:
-                return None
-            text = log(row.reclaimed_from, row.lease_token)
-            insert_entries(connection, row.id, [(WORK_LOG, text)])
-            manifest = LATEST_MANIFEST.send(connection, {"capability": row.capability})
-            entries = ENTRIES_OF.send(connection, {"item_id": row.id})
-            item = item_of_row(row, entries_in(entries.rows()))
-            return item, row.reclaimed_from, manifest.scalar()
+            return lease_in(connection, request)
 
     def enqueue_facts(self, item_id: str, capability: str) -> tuple[bool, int | None]:
         """In one read: whether the id is taken, and the capability's latest manifest version."""
@@ -221,13 +192,17 @@ class WorkQueueRepository:
             return False
         return True
 
-    def settle(self, item_id: str, decide: Decision, now: datetime) -> Settled:
+    def settle(
+        self, item_id: str, decide: Decision, now: datetime, then: LeaseRequest | None = None
+    ) -> tuple[Settled, Leased | None]:
         """Read an item and the ref its subject files it under now, let ``decide`` say what
         changes, and apply that guarded change: one write transaction, the item's row locked
         from the read to the commit, so the change ``decide`` makes from what it read holds
         (one that does not is refused with ConflictError). Whatever ``decide`` raises leaves
         everything as it was, as does a landing that meets another one's unique keys at the
-        same moment (KnowledgeConflictError).
+        same moment (KnowledgeConflictError). With ``then``, the same transaction ends by
+        leasing the next item in that scope (a worker's ack and its next pull, one commit);
+        the lease, if any, is returned beside the settled item.
 
         ``decide`` runs inside the write transaction (on SQLite, holding the write lock): it
         may read the database, never write it."""
@@ -242,7 +217,8 @@ class WorkQueueRepository:
                 if change.landing is not None:
                     check_landing(*change.landing)
                 apply_change(connection, item_id, change, now)
-                return item, change
+                leased = None if then is None else lease_in(connection, then)
+                return (item, change), leased
         except GuardFailed as refused:
             raise ConflictError(f"{item_id} is not in a state its change can follow") from refused
         except IntegrityError as clash:  # pipelined: it surfaces as the statements are sent
