@@ -54,7 +54,28 @@ def schema_problem(schema: dict[str, Any]) -> str | None:
 def parameter_problems(
     schema: Mapping[str, Any], parameters: Mapping[str, Any]
 ) -> list[ParameterProblem]:
-    """Every way ``parameters`` breaks ``schema``, sorted by parameter."""
+    """Every way ``parameters`` breaks ``schema``, sorted by parameter.
+
+    A workflow's nodes often share an agent and its parameters, and building a validator
+    costs more than validating: the answer for each schema and parameters, told apart by
+    their ``repr`` (which tells ``1`` from ``1.0``, ``True`` and ``"1"``), is remembered."""
+    key = repr((schema, parameters))
+    if len(key) > _KNOWN_KEY_CHARS:  # a large value: not worth keeping
+        return _problems(schema, parameters)
+    found = _KNOWN_PROBLEMS.get(key)
+    if found is None:
+        if len(_KNOWN_PROBLEMS) >= _KNOWN_LIMIT:
+            _KNOWN_PROBLEMS.clear()
+        found = _KNOWN_PROBLEMS[key] = tuple(_problems(schema, parameters))
+    return list(found)
+
+
+_KNOWN_PROBLEMS: dict[str, tuple[ParameterProblem, ...]] = {}
+_KNOWN_LIMIT = 1024
+_KNOWN_KEY_CHARS = 4096
+
+
+def _problems(schema: Mapping[str, Any], parameters: Mapping[str, Any]) -> list[ParameterProblem]:
     validator = validator_for(schema)(schema)
     problems = {
         ParameterProblem(_parameter_of(failure), describe(failure))
