@@ -35,6 +35,18 @@ dot per node into a pixmap once.
 ``studio screenshot --open`` of this graph minus a 1-node file went from 1.16 s to 0.92 s.
 Beyond the canvas (~0.4 s), the file is read and validated twice on that path (once by the
 command line's check, once by the window's open), and stored before it is shown.
+
+Since (the file is read once now): building the scene was 150 ms and is 110 ms. Each edge
+made two pens and a brush and built its arrowhead's triangle afresh (they are shared by the
+colours, and the one triangle is placed at the curve's end), each new item was told the
+level of detail it already had (12,000 calls), and every enum member looked up on the way
+was a Python call (hoisted into constants). The first paint at 2 % zoom switches 2,000
+nodes to their far boxes: 27 ms, 19 ms now (the box takes its outline and fill, not the
+ports' look again). Giving the view its scene still costs ~48 ms (a bare scene of as many
+items: 28 ms; the rest is Qt asking Studio's items, once each, whether Python overrides
+their geometry, and the edges' wider click shape). This script's open: 0.81 s → 0.78 s;
+a frame 10.7 ms either way (medians of 5 alternating processes). The pictures at 2 %, 30 %,
+60 % and 100 % zoom, with a node and an edge selected, are pixel for pixel what they were.
 """
 
 import os

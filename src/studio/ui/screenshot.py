@@ -28,6 +28,9 @@ HARMLESS_QT_MESSAGES = frozenset(
 """What the offscreen platform says of window-manager calls it has no use for: not printed."""
 MODAL_CHECK_MS = 50
 """How often a picture being taken looks for a dialog waiting for a click."""
+POLL_S = 0.001
+"""How long a picture being taken sleeps between looks at what it waits for (the store
+thread's answer): a look costs next to nothing, and each sleep is time the picture waits."""
 _qt_log = logging.getLogger("studio.qt")
 
 
@@ -320,7 +323,7 @@ def _until(app, done, seconds: float = 60) -> bool:
     deadline = time.monotonic() + seconds
     while not done() and time.monotonic() < deadline:
         app.processEvents()
-        time.sleep(0.01)
+        time.sleep(POLL_S)
     return bool(done())
 
 

@@ -44,6 +44,15 @@ DETAIL_THRESHOLD = 0.45
 MARK_THRESHOLD = 0.2
 """Below this zoom level ports and arrowheads are not drawn: they would be two pixels wide."""
 NO_CONTENTS = QGraphicsItem.GraphicsItemFlag.ItemHasNoContents
+SELECTABLE = QGraphicsItem.GraphicsItemFlag.ItemIsSelectable
+MOVABLE = QGraphicsItem.GraphicsItemFlag.ItemIsMovable
+STACKS_BEHIND = QGraphicsItem.GraphicsItemFlag.ItemStacksBehindParent
+NO_BUTTON = Qt.MouseButton.NoButton
+NO_PEN = Qt.PenStyle.NoPen
+CROSS_CURSOR = Qt.CursorShape.CrossCursor
+"""Qt values looked up once: looking up an enum member is a Python call, for thousands of items."""
+FAR_BOX = QRectF(0, 0, NODE_WIDTH, NODE_HEIGHT)
+"""A node's box, in its own coordinates."""
 
 
 class StandIn(Protocol):
@@ -64,7 +73,7 @@ class PortItem(QGraphicsEllipseItem):
         self.setPos(x, NODE_HEIGHT / 2)
         self.setBrush(colors.port_brush)
         self.setPen(colors.port_pen)
-        self.setCursor(Qt.CursorShape.CrossCursor)
+        self.setCursor(CROSS_CURSOR)
         self.setToolTip("drag to an input port to connect" if direction == OUTPUT else "input")
 
     @property
@@ -85,7 +94,7 @@ class NodeItem(QGraphicsRectItem):
     def __init__(self, node: Node, kind: str | None, colors: CanvasColors) -> None:
         # A rectangle item without a pen: Qt answers its bounding rect and shape itself.
         super().__init__(QRectF(-1, -1, NODE_WIDTH + 2, NODE_HEIGHT + 2))
-        self.setPen(Qt.PenStyle.NoPen)
+        self.setPen(NO_PEN)
         self.far_box: QGraphicsRectItem | None = None
         """The plain box shown instead of the detailed node when far away (made when first
         needed)."""
@@ -95,11 +104,10 @@ class NodeItem(QGraphicsRectItem):
         self.stand_in: StandIn | None = None
         """While the node is hidden in a collapsed group, what its edges are drawn to."""
         self._title_font, self._small_font = _fonts()
-        flags = QGraphicsItem.GraphicsItemFlag
         # No itemChange hook: a Python call for every change of thousands of nodes is slow.
         # Whoever moves a node refreshes its edges (the view while dragging, the scene after
         # a command).
-        self.setFlags(flags.ItemIsMovable | flags.ItemIsSelectable)
+        self.setFlags(MOVABLE | SELECTABLE)
         self.input_port = PortItem(self, INPUT, colors)
         self.output_port = PortItem(self, OUTPUT, colors)
         self.update_from(node, kind)
@@ -111,20 +119,24 @@ class NodeItem(QGraphicsRectItem):
             f"{node.label}\nagent: {node.agent_id}" + ("" if kind else "\nunknown agent")
         )
         self.move_to(node.position.x, node.position.y)
-        self.apply_look()
+        self._style_far_box()  # the outline follows whether the agent is known
         self.update()
 
     def border(self) -> QPen:
-        """The outline for the node's selection and whether its agent is known."""
+        """The outline for the node's selection and whether its agent is known (shared by
+        every node: do not change it)."""
         if self.isSelected():
-            return QPen(self.colors.node_selected, 2.5)
-        return QPen(self.colors.node_border if self.kind else self.colors.warning, 1.2)
+            return self.colors.node_pens["selected"]
+        return self.colors.node_pens["known" if self.kind else "unknown"]
 
     def apply_look(self) -> None:
         """Bring the far box and the ports to the current colours and selection."""
         for port in (self.input_port, self.output_port):
             port.setBrush(self.colors.port_brush)
             port.setPen(self.colors.port_pen)
+        self._style_far_box()
+
+    def _style_far_box(self) -> None:
         if self.far_box is not None:
             self.far_box.setPen(self.border())
             self.far_box.setBrush(self.colors.node_brush)
@@ -134,10 +146,10 @@ class NodeItem(QGraphicsRectItem):
         if self.far_box is None:
             if detail:
                 return
-            self.far_box = QGraphicsRectItem(QRectF(0, 0, NODE_WIDTH, NODE_HEIGHT), self)
-            self.far_box.setFlag(QGraphicsItem.GraphicsItemFlag.ItemStacksBehindParent)
-            self.far_box.setAcceptedMouseButtons(Qt.MouseButton.NoButton)
-            self.apply_look()
+            self.far_box = QGraphicsRectItem(FAR_BOX, self)
+            self.far_box.setFlag(STACKS_BEHIND)
+            self.far_box.setAcceptedMouseButtons(NO_BUTTON)
+            self._style_far_box()
         self.setFlag(NO_CONTENTS, not detail)
         self.far_box.setVisible(not detail)
 
@@ -152,9 +164,9 @@ class NodeItem(QGraphicsRectItem):
         painter.setPen(self.border())
         painter.setBrush(self.colors.node_brush)
         if option.levelOfDetailFromTransform(painter.worldTransform()) < DETAIL_THRESHOLD:
-            painter.drawRect(QRectF(0, 0, NODE_WIDTH, NODE_HEIGHT))  # far away: a plain box
+            painter.drawRect(FAR_BOX)  # far away: a plain box
             return
-        painter.drawRoundedRect(QRectF(0, 0, NODE_WIDTH, NODE_HEIGHT), 8, 8)
+        painter.drawRoundedRect(FAR_BOX, 8, 8)
         self._paint_glyph(painter)
         self._paint_text(painter)
 
@@ -229,9 +241,11 @@ class EdgeItem(QGraphicsPathItem):
         self.label = ""
         # No itemChange hook either (it would be a Python call for every change of every
         # edge): the scene recolours edges when the selection changes.
-        self.setFlag(QGraphicsItem.GraphicsItemFlag.ItemIsSelectable)
+        self.setFlag(SELECTABLE)
         self.setZValue(-1)
-        self.arrow = QGraphicsPolygonItem(self)
+        # The arrowhead's triangle is the same for every curve (they all end level); the
+        # item is placed at the curve's end.
+        self.arrow = QGraphicsPolygonItem(ARROWHEAD, self)
         # The label's items are made only for an edge with a condition (most have none).
         self.label_box: ConditionLabel | None = None
         source.edges.append(self)
@@ -242,10 +256,9 @@ class EdgeItem(QGraphicsPathItem):
     def apply_colors(self) -> None:
         """Pens and brushes for the current colours and selection."""
         selected = self.isSelected()
-        color = self.colors.node_selected if selected else self.colors.edge
-        self.setPen(QPen(color, 2.5 if selected else 1.6))
-        self.arrow.setPen(QPen(color, 1))
-        self.arrow.setBrush(QBrush(color))
+        self.setPen(self.colors.edge_pens[selected])
+        self.arrow.setPen(self.colors.arrow_pens[selected])
+        self.arrow.setBrush(self.colors.arrow_brushes[selected])
         if self.label_box is not None:
             self.label_box.setPen(QPen(self.colors.edge, 1))
             self.label_box.setBrush(QBrush(self.colors.background))
@@ -280,7 +293,7 @@ class EdgeItem(QGraphicsPathItem):
         end = self.target.input_point() - QPointF(PORT_RADIUS + 1, 0)
         path = curve_between(self.source.output_point(), end)
         self.setPath(path)
-        self.arrow.setPolygon(arrowhead(end, CURVE_END_ANGLE))
+        self.arrow.setPos(end)
         if self.label and self.label_box is not None:
             text = self.label_box.text.boundingRect()
             middle = path.pointAtPercent(0.5)
@@ -307,9 +320,10 @@ so it always arrives horizontally, pointing right."""
 def curve_between(start: QPointF, end: QPointF) -> QPainterPath:
     """A horizontal S-curve from an output port to an input port (it ends level, see
     ``CURVE_END_ANGLE``)."""
+    start_x, start_y, end_x, end_y = start.x(), start.y(), end.x(), end.y()
+    pull = max(60.0, abs(end_x - start_x) / 2)
     path = QPainterPath(start)
-    pull = max(60.0, abs(end.x() - start.x()) / 2)
-    path.cubicTo(QPointF(start.x() + pull, start.y()), QPointF(end.x() - pull, end.y()), end)
+    path.cubicTo(start_x + pull, start_y, end_x - pull, end_y, end_x, end_y)
     return path
 
 
@@ -320,6 +334,10 @@ def arrowhead(tip: QPointF, angle_degrees: float, size: float = 10.0) -> QPolygo
     side = QPointF(-back.y(), back.x())
     base = tip - back * size
     return QPolygonF([tip, base + side * (size / 2), base - side * (size / 2)])
+
+
+ARROWHEAD = arrowhead(QPointF(0, 0), CURVE_END_ANGLE)
+"""The arrowhead every canvas curve ends in, its tip at (0, 0)."""
 
 
 def condition_text(field: str, operator: str, value: object) -> str:

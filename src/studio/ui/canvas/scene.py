@@ -170,8 +170,10 @@ class WorkflowScene(QGraphicsScene):
         for node_id in ids:
             node = self._node(node_id)
             item = NodeItem(node, self._kind_of(node.agent_id), self.colors)
-            item.show_detail(self.detail)
-            item.show_ports(self.marks)
+            if not self.detail:  # a new node is drawn in detail, with its ports
+                item.show_detail(False)
+            if not self.marks:
+                item.show_ports(False)
             self.node_items[node_id] = item
             self.addItem(item)
         self.annotations.refresh_groups_for(ids)
@@ -199,7 +201,8 @@ class WorkflowScene(QGraphicsScene):
             item = EdgeItem(
                 edge, self.node_items[edge.source], self.node_items[edge.target], self.colors
             )
-            item.show_arrow(self.marks)
+            if not self.marks:  # a new edge has its arrowhead
+                item.show_arrow(False)
             self.edge_items[edge_id] = item
             self.addItem(item)
         self.annotations.settle_edges(self.edge_items[edge_id] for edge_id in ids)

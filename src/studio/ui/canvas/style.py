@@ -52,6 +52,30 @@ class CanvasColors:
         """A port's ring, in the node's fill colour so it stands off the node's border."""
         return QPen(self.node_fill, 2)
 
+    @cached_property
+    def node_pens(self) -> dict[str, QPen]:
+        """A node's outline: "selected", "known" (its agent is) or "unknown"."""
+        return {
+            "selected": QPen(self.node_selected, 2.5),
+            "known": QPen(self.node_border, 1.2),
+            "unknown": QPen(self.warning, 1.2),
+        }
+
+    @cached_property
+    def edge_pens(self) -> dict[bool, QPen]:
+        """An edge's curve, plain (False) and selected (True)."""
+        return {False: QPen(self.edge, 1.6), True: QPen(self.node_selected, 2.5)}
+
+    @cached_property
+    def arrow_pens(self) -> dict[bool, QPen]:
+        """An arrowhead's outline, plain (False) and selected (True)."""
+        return {False: QPen(self.edge, 1), True: QPen(self.node_selected, 1)}
+
+    @cached_property
+    def arrow_brushes(self) -> dict[bool, QBrush]:
+        """An arrowhead's fill, plain (False) and selected (True)."""
+        return {False: QBrush(self.edge), True: QBrush(self.node_selected)}
+
 
 def canvas_colors() -> CanvasColors:
     """Colours for the current palette: light or dark, whichever the application uses."""
