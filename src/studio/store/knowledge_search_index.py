@@ -7,7 +7,10 @@ indexed together: by the landing after which ``SEARCH_BATCH`` versions wait, and
 which indexes whatever waits before it looks, so it always sees every version landed.
 
 The index holds every version up to some ``seq`` and none after it, taken in order; its
-row-size table (one row per indexed version, keyed by ``seq``) says up to which.
+row-size table (one row per indexed version, keyed by ``seq``) says up to which. A version's
+words are the text stored when it is indexed: one changed behind Studio's back before then is
+indexed as changed, and a search finding it by those words reports it damaged, as every read
+of it does (hits are checked against the SHA-256 the text was landed under).
 """
 
 from sqlalchemy import Connection
