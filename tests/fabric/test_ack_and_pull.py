@@ -74,6 +74,26 @@ def test_a_next_item_changed_in_transit_is_parked_and_the_pull_goes_on(
     assert len(defect_lines(parked)) == 1 and rules_named(defect_lines(parked)[0])
 
 
+def test_a_pull_that_breaks_after_the_ack_leaves_the_ack_and_gives_the_item_back(
+    queue: WorkQueue, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    queue.enqueue(item_text("order-one"))
+    queue.enqueue(item_text("order-two"))
+    token = lease(queue, "order-one")
+
+    def unreadable(_source: object) -> bool:
+        raise PermissionError("[Errno 13] Permission denied: 'brief.md'")
+
+    monkeypatch.setattr(queue.world, "resolves", unreadable)
+    closed, pulled = queue.ack_and_pull("order-one", "advance", token, "w1", DESIGNERS)
+
+    assert closed.status == "done" and queue.read("order-one").status == "done"
+    assert pulled is None
+    given_back = queue.read("order-two")
+    assert given_back.status == "queued" and given_back.lease is None
+    assert "released: the pull after order-one's ack failed" in given_back.work_log[-1]
+
+
 class StopsAfterItsAck:
     """Acks at once, leasing the next item as a worker's build does, and meanwhile the
     worker is told to stop."""

@@ -100,3 +100,9 @@ def test_an_envelope_reads_like_pyyaml_writes_it() -> None:
 def test_values_it_does_not_write_itself_still_read_back() -> None:
     data = {"due": date(2026, 9, 12), "score": 0.5, 3: "number key", "grid": [[1, 2], [3]]}
     assert yaml.safe_load(dump_yaml(data)) == data
+
+
+def test_long_keys_read_back() -> None:
+    """YAML reads a key written as it is only up to 1,024 characters."""
+    data = {"k" * 1100: 1, '"' * 600: 2, "short": [{"a" * 1100: 3}]}
+    assert yaml.safe_load(dump_yaml(data)) == data

@@ -101,12 +101,12 @@ def landed_two_versions(store: KnowledgeRepository):
 
 
 def test_a_new_database_has_the_knowledge_tables_triggers_and_search(store) -> None:
-    assert SCHEMA_VERSION == 8
+    assert SCHEMA_VERSION == 9
     with store.database.read() as connection:
         rows = connection.execute(text("SELECT type, name FROM sqlite_master")).all()
         version = connection.execute(text("SELECT version FROM schema_info")).scalar()
     names = {name for _type, name in rows}
-    assert version == 8
+    assert version == 9
     assert KNOWLEDGE_TABLES | {"artifact_search", "artifact_search_content"} <= names
     triggers = {name for kind, name in rows if kind == "trigger"}
     assert {

@@ -1,6 +1,9 @@
 """Versions landed one at a time are indexed for search in batches, and a search always finds
 every version landed, whether its batch was indexed yet or not."""
 
+import sqlite3
+import time
+
 from sqlalchemy import text
 
 from studio.store import KnowledgeRepository
@@ -43,3 +46,22 @@ def test_a_search_with_nothing_waiting_indexes_nothing(store: KnowledgeRepositor
     assert store.search("solitary")
     assert store.search("absent") == []
     _index_agrees_with_the_text(store)
+
+
+def test_a_search_does_not_wait_behind_a_long_write(store: KnowledgeRepository) -> None:
+    """Another program holds the write lock: the search answers from what is indexed at
+    once, and finds the rest once the lock is free."""
+    store.add_version(*artifact("early", "# Early\n\nindexed words\n", JAN))
+    assert store.search("indexed")
+    store.add_version(*artifact("late", "# Late\n\nwaiting words\n", JAN))
+    assert store.database.file is not None
+    writer = sqlite3.connect(store.database.file, isolation_level=None)
+    writer.execute("BEGIN IMMEDIATE")
+    try:
+        began = time.monotonic()
+        assert [version.front.id for version, _ in store.search("words")] == ["early"]
+        assert time.monotonic() - began < 5  # not the ten seconds a write would wait
+    finally:
+        writer.execute("ROLLBACK")
+        writer.close()
+    assert sorted(version.front.id for version, _ in store.search("words")) == ["early", "late"]

@@ -149,8 +149,8 @@ class WorkQueue(QueueCore):
         """``ack``, then ``pull`` for ``worker`` in ``scope``, the lease taken in the ack's
         transaction: what a worker does between two builds, one commit fewer. A refused ack
         leases nothing. Should the next item fail Gate A at pull, the pull goes on as
-        ``pull`` does; should that fail, the ack still stands and no item is handed over
-        (a lease taken stays until it expires)."""
+        ``pull`` does; should that fail, the ack still stands, the item leased is given back
+        and none is handed over."""
         decide = self._ack_decision(exit, token, reason)
         closed, leased = self._settle(item_id, decide, self._lease_request(worker, scope))
         if leased is None:
@@ -158,9 +158,19 @@ class WorkQueue(QueueCore):
         try:
             pulled = self._checked(leased)
             return closed, pulled if pulled is not None else self.pull(worker, scope)
-        except StudioError as failure:
+        except Exception as failure:  # the ack is committed: it stands whatever happens here
             log.warning("ack of %s stands; the next pull failed: %s", item_id, failure)
+            self._give_back(leased[0], f"the pull after {item_id}'s ack failed: {failure}")
             return closed, None
+
+    def _give_back(self, item: WorkItem, reason: str) -> None:
+        """Release an item leased for a pull that could not finish, if it still can be;
+        otherwise its lease expires and it is reclaimed."""
+        assert item.lease is not None
+        try:
+            self.release(item.id, item.lease.token, reason)
+        except Exception as failure:
+            log.warning("%s stays leased until its lease expires: %s", item.id, failure)
 
     def _ack_decision(self, exit: str, token: int, reason: str) -> Decide:
         if exit in STATION_EXITS:

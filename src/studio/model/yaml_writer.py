@@ -29,6 +29,10 @@ _UNSAFE = re.compile("[\x7f-\x9f\u2028\u2029\ud800-\udfff\ufeff\ufffe\uffff]")
 """Characters a double-quoted JSON string would carry raw and YAML would not read back."""
 
 
+_LONGEST_KEY = 128
+"""Longer keys go to PyYAML, which writes them as ``? key`` (past 128 characters, as here)."""
+
+
 class _Unwritable(Exception):
     """A value this writer leaves to PyYAML."""
 
@@ -48,9 +52,10 @@ def _mapping(data: dict[str, Any], indent: str, lines: list[str], first: str = "
     list item's ``- ``)."""
     lead = first or indent
     for key, value in data.items():
-        if not isinstance(key, str):
-            raise _Unwritable
-        head = f"{lead}{_scalar(key)}:"
+        written_key = _scalar(key) if isinstance(key, str) else ""
+        if not written_key or len(written_key) > _LONGEST_KEY:
+            raise _Unwritable  # YAML reads a key written as it is only up to 1,024 characters
+        head = f"{lead}{written_key}:"
         lead = indent
         if isinstance(value, dict) and value:
             lines.append(f"{head}\n")

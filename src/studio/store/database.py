@@ -69,6 +69,28 @@ class Database:
             self._raise_storage_fault(failure, "write to")
             raise
 
+    @contextmanager
+    def write_if_free(self, wait_ms: int) -> Iterator[Connection | None]:
+        """A write transaction, as ``write``, if SQLite's write lock comes free within
+        ``wait_ms``; None, with nothing begun, if another writer holds it longer (work that
+        may wait for a later turn, so a reader never queues behind a long write)."""
+        if not self.is_sqlite:
+            with self.write() as connection:
+                yield connection
+            return
+        try:
+            with self._writer.connect() as connection:
+                driver = sqlite_driver(connection)
+                driver.execute(f"PRAGMA busy_timeout={wait_ms}")
+                try:
+                    with _begun_unless_busy(connection) as began:
+                        yield connection if began else None
+                finally:
+                    driver.execute(f"PRAGMA busy_timeout={BUSY_TIMEOUT_MS}")
+        except (DBAPIError, sqlite3.Error) as failure:
+            self._raise_storage_fault(failure, "write to")
+            raise
+
     def stamp(self) -> FileStamp | None:
         """What the SQLite file looks like now (None without a file): see ``changed_since``."""
         return None if self.file is None else file_health.file_stamp(self.file)
@@ -270,3 +292,24 @@ def _switch_to_wal(cursor) -> None:
                 raise
             time.sleep(pause)
             pause = min(pause * 2, 0.1)
+
+
+@contextmanager
+def _begun_unless_busy(connection: Connection) -> Iterator[bool]:
+    """Begin (and commit on success) a transaction on ``connection``; False, with nothing
+    begun, when the database is locked past the connection's busy timeout."""
+    try:
+        transaction = connection.begin()
+    except (DBAPIError, sqlite3.OperationalError) as failure:
+        if not _is_locked(failure):
+            raise
+        connection.rollback()
+        yield False
+        return
+    with transaction:
+        yield True
+
+
+def _is_locked(failure: DBAPIError | sqlite3.OperationalError) -> bool:
+    reason = str(failure.orig if isinstance(failure, DBAPIError) else failure).lower()
+    return "locked" in reason or "busy" in reason

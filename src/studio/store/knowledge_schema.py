@@ -266,3 +266,9 @@ def add_version_numbers(connection: Connection) -> None:
         f"SELECT setval('{VERSION_NUMBERS}', "
         "(SELECT coalesce(max(seq), 0) + 1 FROM artifact_versions), false)"
     )
+
+
+def search_in_batches(connection: Connection) -> None:
+    """Version 9: the search index is filled in batches (``knowledge_search_index``). No table
+    changes; the version keeps a Studio that indexed every landing at once, and would index
+    past the versions waiting, from opening the database."""

@@ -13,6 +13,8 @@ indexed as changed, and a search finding it by those words reports it damaged, a
 of it does (hits are checked against the SHA-256 the text was landed under).
 """
 
+import logging
+
 from sqlalchemy import Connection
 
 from studio.store.database import Database
@@ -21,6 +23,10 @@ from studio.store.knowledge_schema import SEARCH_TABLE
 
 SEARCH_BATCH = 128
 """Versions left waiting before a landing indexes them all."""
+SEARCH_WAIT_MS = 250
+"""How long a search waits for the write lock to index what waits."""
+
+log = logging.getLogger(__name__)
 
 _INDEXED_THROUGH = f"SELECT coalesce(max(id), 0) FROM {SEARCH_TABLE}_docsize"
 _WAITING = f"""
@@ -43,11 +49,16 @@ def index_when_many_wait(connection: Connection, last_seq: int) -> None:
 
 
 def index_waiting_versions(database: Database) -> None:
-    """Index every version still waiting (SQLite); a search calls this before it looks."""
+    """Index every version still waiting (SQLite); a search calls this before it looks. A
+    search never queues behind a long write (a large ingest): when the write lock is not free
+    within ``SEARCH_WAIT_MS`` it searches what is indexed, and says so in the log."""
     with database.read() as connection:
         if not sqlite_driver(connection).execute(_WAITING).fetchone()[0]:
             return
-    with database.write() as connection:
+    with database.write_if_free(SEARCH_WAIT_MS) as connection:
+        if connection is None:
+            log.warning("the newest knowledge versions are not searched yet: the database is busy")
+            return
         driver = sqlite_driver(connection)
         indexed_through = driver.execute(_INDEXED_THROUGH).fetchone()[0]
         driver.execute(_INDEX_AFTER, (indexed_through,))

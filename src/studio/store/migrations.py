@@ -13,6 +13,7 @@ from studio.store.knowledge_schema import (
     add_version_hashes,
     add_version_numbers,
     create_knowledge,
+    search_in_batches,
 )
 from studio.store.work_queue_schema import create_work_queue
 
@@ -93,6 +94,7 @@ MIGRATIONS: list[tuple[int, Migration]] = [
     (6, create_library),
     (7, create_work_queue),
     (8, add_version_numbers),
+    (9, search_in_batches),
 ]
 """Each step brings the schema to its version number; append, never edit, a step."""
 
