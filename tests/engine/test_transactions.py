@@ -13,7 +13,8 @@ from sqlalchemy import event
 from studio.engine.agent_kinds.base import AgentCall, AgentKind
 from studio.model import AgentDefinition
 from studio.model.execution import ExecutionEvent
-from tests.engine.runner_harness import Harness, chain, make_harness
+from studio.store import ExecutionRepository, open_database
+from tests.engine.runner_harness import INVOCATIONS, Harness, chain, make_harness
 
 
 def commit_numbers(harness: Harness) -> list[tuple[int, ExecutionEvent]]:
@@ -129,3 +130,54 @@ def test_every_call_is_made_after_its_reservation_is_committed(tmp_path: Path) -
     )
     assert harness.execute(workflow).status == "completed"
     assert ReservationWitnessKind.seen == dict.fromkeys(["split", *workers, "join"], "running")
+
+
+class TakenAwayKind(AgentKind):
+    """While its call runs, another runner (its own connection to the file) takes the node
+    back to pending, as a resume after a lost claim would: the completion is then refused."""
+
+    name = "taken-away"
+    database: Path | None = None
+
+    async def run(self, call: AgentCall) -> Any:
+        assert TakenAwayKind.database is not None
+        other = open_database(TakenAwayKind.database)
+        try:
+            taken = ExecutionRepository(other).set_node_status(
+                call.execution_id, call.node_id, "pending", "node.interrupted"
+            )
+            assert taken is not None
+        finally:
+            other.close()
+        return {"from": call.node_id}
+
+
+def test_nodes_made_ready_by_a_refused_completion_are_neither_reserved_nor_called(
+    tmp_path: Path,
+) -> None:
+    harness = make_harness(tmp_path, concurrency=4)
+    harness.runner.node_runner.dispatcher.kinds.register(TakenAwayKind)
+    harness.agents.add(AgentDefinition(id="taken", name="Taken", kind="taken-away"))
+    TakenAwayKind.database = Path(harness.target)
+    workflow = harness.publish(
+        {
+            "name": "taken away",
+            "nodes": [
+                {"id": "a", "agentId": "taken"},
+                {"id": "b", "agentId": "counter"},
+                {"id": "c", "agentId": "counter"},
+            ],
+            "edges": [{"source": "a", "target": "b"}, {"source": "a", "target": "c"}],
+        }
+    )
+    record = harness.execute(workflow)
+    execution_id = record.execution_id
+    assert INVOCATIONS[(execution_id, "b")] == INVOCATIONS[(execution_id, "c")] == 0
+    events = harness.executions.events(execution_id)
+    assert [e.node_id for e in events if e.type == "node.started"] == ["a"]
+    stored = harness.executions.get(execution_id).node_results
+    assert (stored["a"].status, stored["b"].status, stored["c"].status) == (
+        "pending",
+        "pending",
+        "pending",
+    )

@@ -7,16 +7,20 @@ as the Nth commit is about to happen (it never does) or right after the Nth comm
 before the code that committed goes on. From then on the runner counts as dead:
 every transaction it begins and every call its agents would make raises ``Killed`` too, so
 neither the store nor the outside world sees anything a SIGKILLed process would not have
-done. The runner and its Database are then dropped, never used again.
+done. The runner's Database is then left as a dead process leaves its file (``die``): no
+clean close, its marker in place but no longer locked, so the next open sees a dead session.
 
-``LedgerKind`` is the outside world: each call appends its node id to a ledger file, after
+``LedgerKind`` is the outside world: each call appends a line to a ledger file, after
 checking, on a connection of its own, that the node's reservation (its ``running`` row and a
 ``node.started`` event) is already committed. A call made without it is written down in
-``LedgerKind.unreserved``.
+``Outside.unreserved``. A node given ``failures: k`` fails its first k attempts (each
+leaves ``<node>!<attempt>`` in the ledger); a call that succeeds leaves ``<node>`` and is
+written down in ``Outside.returns`` with the number of commits its runner had made then.
 """
 
 import asyncio
 import contextlib
+import os
 import sqlite3
 from collections.abc import Iterator
 from dataclasses import dataclass, field
@@ -25,7 +29,7 @@ from typing import Any, ClassVar
 
 from sqlalchemy import Connection, event
 
-from studio.engine.agent_kinds.base import AgentCall, AgentKind
+from studio.engine.agent_kinds.base import AgentCall, AgentError, AgentKind
 from studio.store import Database
 
 BEFORE_COMMIT = "before"
@@ -88,6 +92,32 @@ class CommitKiller:
         raise Killed()
 
 
+def die(database: Database) -> None:
+    """Leave the database as a killed process does: its connections closed by the system,
+    no clean-close seal written, and its marker left beside the file, no longer locked."""
+    ending = database._session_end.detach()  # the finalizer would seal the file as closed
+    database.engine.dispose()
+    session = None if ending is None else ending[2][1]
+    held = None if session is None else session._held
+    if held is not None:
+        os.close(held[1])  # the system drops the lock with the process; the marker stays
+        session._held = None
+
+
+@dataclass(frozen=True)
+class Returned:
+    """A call that returned its output, and how many commits its runner had made then."""
+
+    node_id: str
+    killer: "CommitKiller | None"
+    commits: int
+
+    def committed_after(self) -> bool:
+        """Whether its runner made a commit after the call returned (the last runner, never
+        killed, made every commit of the run)."""
+        return self.killer is None or self.killer.commits > self.commits
+
+
 @dataclass
 class Outside:
     """The world the ledger kind acts on: the SQLite file, the ledger and who is alive."""
@@ -96,10 +126,12 @@ class Outside:
     ledger: Path
     killer: CommitKiller | None = None
     unreserved: list[str] = field(default_factory=list)
+    returns: list[Returned] = field(default_factory=list)
 
 
 class LedgerKind(AgentKind):
-    """Appends the node id to the ledger, once its reservation is seen committed."""
+    """Appends to the ledger, once its reservation is seen committed: the node id, or, for
+    an attempt that fails on purpose, the node id and the attempt."""
 
     name: ClassVar[str] = "ledger"
     outside: ClassVar[Outside | None] = None
@@ -113,8 +145,14 @@ class LedgerKind(AgentKind):
             outside.killer.check_alive()
         if not reservation_committed(outside.database_file, call.execution_id, call.node_id):
             outside.unreserved.append(call.node_id)
+        failing = call.attempt < int(call.parameters.get("failures", 0))
+        line = f"{call.node_id}!{call.attempt}" if failing else call.node_id
         with outside.ledger.open("a", encoding="utf-8") as ledger:
-            ledger.write(call.node_id + "\n")
+            ledger.write(line + "\n")
+        if failing:
+            raise AgentError("Boom", f"attempt {call.attempt} fails on purpose")
+        commits = 0 if outside.killer is None else outside.killer.commits
+        outside.returns.append(Returned(call.node_id, outside.killer, commits))
         return {"node": call.node_id}
 
 

@@ -2,18 +2,25 @@
 runs each node's side effect at most once, exactly once for a node that completed, and
 never before the node's reservation is committed.
 
-Each example draws a DAG of side-effecting ledger nodes (see ``random_dag``), a concurrency
-and one to three kills, each at a write transaction of its runner, just before its commit or
-just after it (see ``commit_kills``). The first runner starts the execution; each kill drops
-its runner and database, and the next, fresh one resumes the execution from the file. A last
-resume, left alone, finishes it. Then the ledger and the store must agree:
+Each example draws a DAG of side-effecting ledger nodes (see ``random_dag``), how often each
+node fails before it succeeds (some retry, some fail for good, so the nodes after them fail
+too), a concurrency and one to three kills, each at a write transaction of its runner, just
+before its commit or just after it (see ``commit_kills``). The first runner starts the
+execution; each kill leaves its database as a dead process would and the next, fresh runner
+resumes the execution from the file. A last resume, left alone, finishes it. Then the ledger
+and the store must agree:
 
 - the execution and each of its nodes are finished; a node failed only as interrupted by a
-  kill or because a node before it failed;
-- no node's side effect happened twice, and no node was started twice;
+  kill, because a node before it failed, or because it fails more often than it may retry;
+- a node whose call returned before its runner made another commit ended completed (its
+  completion was in that commit);
+- no node's side effect happened twice, no attempt was made twice and none started twice;
 - a completed node's side effect happened exactly once;
-- every side effect happened after its node's reservation was committed;
+- every call was made after its node's reservation was committed;
 - the execution's events are numbered 1..N without a gap.
+
+The runners never beat their heartbeat here: a heartbeat is a commit that takes no
+completion along, and the property is about the run's own commits.
 """
 
 import asyncio
@@ -38,32 +45,48 @@ from tests.reliability.commit_kills import (
     Killed,
     LedgerKind,
     Outside,
+    die,
 )
 from tests.reliability.random_dag import RandomDag, ledger_counts
 from tests.reliability.test_random_kills import event_sequence_gaps
 
-EXAMPLES = 50
+EXAMPLES = 100
 AGENT = AgentDefinition(id="ledger", name="Ledger", kind="ledger")
+MAX_RETRIES = 2
+FAILURES = (0, 0, 0, 0, 1, 2, MAX_RETRIES + 1)
+"""How often a node fails before it succeeds: most never, some retry, some fail for good."""
 FAILURES_FROM_KILLS = ("Interrupted", "UpstreamFailed")
+NEVER_BEATS = 3600.0
+"""The runners' heartbeat interval: longer than any example."""
 
 
 @dataclass(frozen=True)
 class Case:
-    """One example: the DAG, the runners' concurrency and where each killed runner dies."""
+    """One example: the DAG, how often each node fails, the runners' concurrency and where
+    each killed runner dies."""
 
     dag: RandomDag
+    failures: dict[str, int]
     concurrency: int
     kills: tuple[tuple[int, str], ...]
+
+    def doomed(self, node_id: str) -> bool:
+        """Whether the node fails more often than it may retry."""
+        return self.failures[node_id] > MAX_RETRIES
 
 
 @st.composite
 def cases(draw: st.DrawFn) -> Case:
-    """A DAG of 2–12 nodes and 1–3 kills, each within the commits a run of it makes."""
+    """A DAG of 2–12 nodes and 1–3 kills, each within the commits a run of it makes (two
+    more for each failed attempt: its retry and the next attempt's reservation)."""
     size = draw(st.integers(min_value=2, max_value=12))
     dag = RandomDag.generate(random.Random(draw(st.integers(0, 2**32 - 1))), size)
-    kill = st.tuples(st.integers(1, size + 4), st.sampled_from([BEFORE_COMMIT, AFTER_COMMIT]))
+    counts = draw(st.lists(st.sampled_from(FAILURES), min_size=size, max_size=size))
+    failures = dict(zip(dag.node_ids, counts, strict=True))
+    commits = size + 4 + 2 * sum(min(count, MAX_RETRIES + 1) for count in counts)
+    kill = st.tuples(st.integers(1, commits), st.sampled_from([BEFORE_COMMIT, AFTER_COMMIT]))
     kills = draw(st.lists(kill, min_size=1, max_size=3))
-    return Case(dag, draw(st.integers(min_value=1, max_value=4)), tuple(kills))
+    return Case(dag, failures, draw(st.integers(min_value=1, max_value=4)), tuple(kills))
 
 
 _examples = Counter[Path]()
@@ -81,8 +104,8 @@ def test_a_run_killed_at_commits_runs_each_side_effect_once(tmp_path: Path, case
     folder.mkdir()
     outside = Outside(folder / "studio.db", folder / "ledger.txt")
     LedgerKind.outside = outside
-    execution_id = play(case, outside, publish(outside.database_file, case.dag))
-    problems = outcome_problems(outside, execution_id)
+    execution_id = play(case, outside, publish(outside.database_file, case))
+    problems = outcome_problems(outside, execution_id, case)
     assert not problems, "\n".join([*problems, f"kills: {case.kills}", f"edges: {case.dag.edges}"])
 
 
@@ -102,7 +125,7 @@ def play(case: Case, outside: Outside, workflow_id: str) -> str:
             asyncio.run(runner.run(execution_id))
         except Killed:
             event("a runner was killed")
-        database.engine.dispose()  # the process is gone: its connections with it
+        die(database)
     assert execution_id is not None
     outside.killer = None
     database = open_database(outside.database_file)
@@ -113,14 +136,25 @@ def play(case: Case, outside: Outside, workflow_id: str) -> str:
     return execution_id
 
 
-def publish(database_file: Path, dag: RandomDag) -> str:
-    """Store and publish the DAG as a workflow of ledger nodes; its id."""
+def publish(database_file: Path, case: Case) -> str:
+    """Store and publish the DAG as a workflow of ledger nodes; its id. The circuit breaker
+    stays closed: nodes that fail on purpose must not turn the others away."""
+    retry = {"maxRetries": MAX_RETRIES, "backoffBase": 0.001, "backoffMax": 0.002}
     nodes = [
-        {"id": node_id, "agentId": AGENT.id, "constraints": {"sideEffecting": True}}
-        for node_id in dag.node_ids
+        {
+            "id": node_id,
+            "agentId": AGENT.id,
+            "constraints": {"sideEffecting": True},
+            "retryPolicy": retry,
+            "configuration": {"parameters": {"failures": case.failures[node_id]}},
+        }
+        for node_id in case.dag.node_ids
     ]
-    edges = [{"source": source, "target": target} for source, target in dag.edges]
-    workflow = Workflow.model_validate({"name": "killed dag", "nodes": nodes, "edges": edges})
+    edges = [{"source": source, "target": target} for source, target in case.dag.edges]
+    breaker = {"governance": {"circuitBreaker": {"failureThreshold": 10_000}}}
+    workflow = Workflow.model_validate(
+        {"name": "killed dag", "nodes": nodes, "edges": edges, "configuration": breaker}
+    )
     database = open_database(database_file)
     try:
         workflows = WorkflowRepository(database)
@@ -143,7 +177,9 @@ def make_runner(database: Database, concurrency: int) -> StepRunner:
     killed runner was this same process, so only its silence tells it is gone)."""
     kinds = default_kind_registry()
     kinds.register(LedgerKind)
-    settings_ = RunnerSettings(concurrency=concurrency, stale_after=0.0)
+    settings_ = RunnerSettings(
+        concurrency=concurrency, stale_after=0.0, heartbeat_interval=NEVER_BEATS
+    )
     return StepRunner(
         WorkflowRepository(database),
         ExecutionRepository(database),
@@ -154,7 +190,7 @@ def make_runner(database: Database, concurrency: int) -> StepRunner:
     )
 
 
-def outcome_problems(outside: Outside, execution_id: str) -> list[str]:
+def outcome_problems(outside: Outside, execution_id: str, case: Case) -> list[str]:
     """Where the ledger, the reservations seen by the calls and the store disagree."""
     problems = [f"{node} was called before its reservation" for node in outside.unreserved]
     problems += event_sequence_gaps(outside.database_file)
@@ -168,19 +204,34 @@ def outcome_problems(outside: Outside, execution_id: str) -> list[str]:
     event(f"the execution ended {record.status}")
     if record.status not in EXECUTION_TERMINAL:
         problems.append(f"the execution ended {record.status}")
-    starts = Counter(e.node_id for e in events if e.type == "node.started")
+    starts = Counter((e.node_id, e.payload["attempt"]) for e in events if e.type == "node.started")
+    problems += [
+        f"node {n} attempt {a} was started {c} times" for (n, a), c in starts.items() if c > 1
+    ]
     done = ledger_counts(outside.ledger)
+    problems += [
+        f"attempt {line} was made {count} times"
+        for line, count in done.items()
+        if "!" in line and count > 1
+    ]
+    must_complete = {r.node_id for r in outside.returns if r.committed_after()}
+    if any(r.killer is not None and r.committed_after() for r in outside.returns):
+        event("a killed runner committed after a call returned")
+    if any("!" in line for line in done):
+        event("a node failed an attempt")
     for node_id, result in record.node_results.items():
-        problems += [f"node {node_id} {p}" for p in node_problems(result, done[node_id])]
-        if starts[node_id] > 1:
-            problems.append(f"node {node_id} was started {starts[node_id]} times")
-        if done[node_id] and not starts[node_id]:
+        found = node_problems(result, done[node_id], case.doomed(node_id))
+        if node_id in must_complete and result.status != "completed":
+            found.append(f"ended {result.status} though its call returned before a commit")
+        problems += [f"node {node_id} {p}" for p in found]
+        if done[node_id] and not any(n == node_id for n, _ in starts):
             problems.append(f"node {node_id} had its side effect without a reservation")
     return problems
 
 
-def node_problems(result, side_effects: int) -> list[str]:
-    """What is wrong with one node's end, given how often its side effect happened."""
+def node_problems(result, side_effects: int, doomed: bool) -> list[str]:
+    """What is wrong with one node's end, given how often its side effect happened and
+    whether it fails more often than it may retry."""
     problems = []
     if result.status not in NODE_TERMINAL:
         problems.append(f"ended {result.status}")
@@ -188,7 +239,10 @@ def node_problems(result, side_effects: int) -> list[str]:
         problems.append(f"had its side effect {side_effects} times ({result.status})")
     if result.status == "completed" and side_effects != 1:
         problems.append(f"completed with its side effect {side_effects} times")
+    if doomed and result.status == "completed":
+        problems.append("completed though every attempt it may make fails")
     error_type = (result.error or {}).get("type")
-    if result.status == "failed" and error_type not in FAILURES_FROM_KILLS:
+    allowed = (*FAILURES_FROM_KILLS, "Boom") if doomed else FAILURES_FROM_KILLS
+    if result.status == "failed" and error_type not in allowed:
         problems.append(f"failed with {error_type}: {(result.error or {}).get('message')}")
     return problems

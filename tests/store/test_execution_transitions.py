@@ -98,6 +98,33 @@ def test_a_refused_transition_writes_nothing_and_the_others_still_apply(
     assert stored_types == ["execution.created", "node.started"]
 
 
+def test_a_transition_that_requires_a_refused_one_is_refused_with_it(
+    database: Database, executions: ExecutionRepository
+) -> None:
+    record, _ = executions.create(publish(database, "a", "b", "c"), None)
+    execution_id = record.execution_id
+    assert executions.set_node_status(execution_id, "c", "running", "node.started")
+    events = executions.record_transitions(
+        execution_id,
+        [
+            NodeTransition("a", COMPLETED, "node.completed", {}),  # pending may not complete
+            NodeTransition("b", "running", "node.started", {}, requires=("a",)),
+            NodeTransition("c", COMPLETED, "node.completed", {}),
+            NodeTransition("a", "running", "node.started", {}, requires=("c",)),
+        ],
+    )
+    assert [e is not None for e in events] == [False, False, True, True]
+    stored = executions.get(execution_id).node_results
+    assert (stored["a"].status, stored["b"].status, stored["c"].status) == (
+        "running",
+        "pending",
+        "completed",
+    )
+    stored_types = [(e.type, e.node_id) for e in executions.events(execution_id)]
+    assert stored_types[-2:] == [("node.completed", "c"), ("node.started", "a")]
+    assert ("node.started", "b") not in stored_types
+
+
 def test_no_transitions_write_nothing(database: Database, executions: ExecutionRepository) -> None:
     record, _ = executions.create(publish(database, "a"), None)
     commits = count_commits(database)

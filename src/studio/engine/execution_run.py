@@ -7,7 +7,7 @@ from typing import Any
 
 from studio.engine.compensation import Compensator, compensation_plan, should_unwind
 from studio.engine.events import EventBus
-from studio.engine.node_runner import NodeOutcome, NodeRunner, PreparedStart
+from studio.engine.node_runner import NodeRunner, PreparedStart
 from studio.engine.resume_policy import interrupted_error, resume_action
 from studio.engine.rules.dag import DagPlan, Decision, build_plan, execution_output, node_input
 from studio.engine.rules.frontier import Frontier
@@ -23,6 +23,7 @@ from studio.model.execution import (
     RUNNING,
     SKIPPED,
     WAITING,
+    ExecutionEvent,
     ExecutionRecord,
     NodeStatus,
 )
@@ -66,7 +67,9 @@ class ExecutionRun:
         self.tasks: dict[asyncio.Task, str] = {}
         self.unwritten: list[NodeTransition] = []
         """Transitions decided since the last write: they are written together (see
-        ``_write``), before anything they allow happens."""
+        ``_write``), before anything they allow happens. Between two steps of the loop only
+        completions wait here: the next commit of the execution takes them along, whichever
+        part of the run makes it, and every way out of the run writes what is left."""
         self.cancelled = asyncio.Event()
         self.fault: StorageFaultError | None = None
         self.database = executions.database
@@ -149,7 +152,8 @@ class ExecutionRun:
 
     def stop_for(self, fault: StorageFaultError) -> None:
         """The store failed: stop driving and let ``drive`` raise the fault. Nothing more is
-        written, so the execution stays as the store last had it: resumable."""
+        written but the completions of calls that returned (if the store takes them), so the
+        execution stays as the store last had it: resumable."""
         self.fault = fault
         self.cancel()
 
@@ -158,14 +162,14 @@ class ExecutionRun:
         deadline = self._deadline()
         while not self.cancelled.is_set():
             self._settle()
+            remaining = None if deadline is None else deadline - time.monotonic()
+            if remaining is not None and remaining <= 0 and (self.tasks or self.frontier.ready):
+                return True  # nothing more is reserved: the run ends
             self._launch()
             if not self.tasks and not self._reopen_decided_nodes():
                 return False
             if not self.tasks:
                 continue
-            remaining = None if deadline is None else deadline - time.monotonic()
-            if remaining is not None and remaining <= 0:
-                return True
             done, _ = await asyncio.wait(
                 self.tasks, timeout=remaining, return_when=asyncio.FIRST_COMPLETED
             )
@@ -206,7 +210,9 @@ class ExecutionRun:
             data = node_input(self.plan, node_id, self.record.input, self.outputs, self.statuses)
             self.statuses[node_id] = RUNNING
             retry_count = self.retry_counts.get(node_id, 0)
-            prepared = self.node_runner.prepare(self.context, node, data, retry_count)
+            # Written after the completions that made it ready, and refused with any of them.
+            requires = self.plan.predecessors[node_id]
+            prepared = self.node_runner.prepare(self.context, node, data, retry_count, requires)
             if prepared is not None:
                 self.unwritten.append(prepared.reservation)
             starts.append((node, data, retry_count, prepared))
@@ -215,47 +221,83 @@ class ExecutionRun:
             if self.statuses[node.id] != RUNNING:  # its reservation was refused
                 continue
             admitted = None if prepared is None else prepared.admitted
-            coroutine = self.node_runner.run(self.context, node, data, retry_count, admitted)
-            self.tasks[asyncio.ensure_future(coroutine)] = node.id
+            run = self.node_runner.run(self.context, node, data, retry_count, self, admitted)
+            self.tasks[asyncio.ensure_future(run)] = node.id
+
+    def completed(self, node_id: str, output: Any, completion: NodeTransition) -> None:
+        """A node's call returned: its completion waits for the next commit (see
+        ``NodeWrites``), and the nodes after it can be decided."""
+        self.statuses[node_id] = COMPLETED
+        self.outputs[node_id] = output
+        self.unwritten.append(completion)
+        self.frontier.finished(node_id)
+
+    def write(self, transition: NodeTransition) -> bool:
+        """Write a node's own transition now, with the completions waiting (see
+        ``NodeWrites``); False when refused."""
+        return self._write(transition) is not None
 
     def _collect(self, task: asyncio.Task) -> None:
-        """Take a node's outcome; a completion is written with the next transitions."""
+        """Take how a node's task ended (a completion was taken as its call returned)."""
         node_id = self.tasks.pop(task)
         if task.cancelled():
             self.statuses[node_id] = CANCELLED
             return
-        outcome: NodeOutcome = task.result()
-        self.statuses[node_id] = outcome.status
-        if outcome.completion is not None:
-            self.unwritten.append(outcome.completion)
-            self.outputs[node_id] = outcome.output
-        if outcome.status in NODE_TERMINAL:
+        status: NodeStatus = task.result()
+        if status == COMPLETED:
+            return
+        self.statuses[node_id] = status
+        if status in NODE_TERMINAL:
             self.frontier.finished(node_id)
 
-    def _write(self) -> None:
-        """Write the unwritten transitions in one commit, then announce them. A completion or
-        a reservation the store refuses (the execution was cancelled meanwhile) leaves its
-        node cancelled."""
-        if not self.unwritten:
-            return
-        transitions, self.unwritten = self.unwritten, []
-        events = self.node_runner.recorder.record_together(self.record.execution_id, transitions)
-        for transition, event in zip(transitions, events, strict=True):
-            node_id = transition.node_id
-            if event is not None:
-                if transition.status == COMPLETED:
-                    self.node_runner.log_completed(self.context, self.nodes[node_id])
-            elif transition.status in (COMPLETED, RUNNING):
-                self.statuses[node_id] = CANCELLED
-                self.outputs.pop(node_id, None)
-                if transition.status == RUNNING:
-                    self.frontier.finished(node_id)
+    def _write(self, own: NodeTransition | None = None) -> ExecutionEvent | None:
+        """Write the unwritten transitions, then a node's ``own`` one, in one commit, then
+        announce them; ``own``'s event (None when refused or not given).
+
+        A waiting completion or reservation the store refuses (the execution was cancelled
+        meanwhile) leaves its node cancelled. When the store fails, the completions wait on:
+        the run stops, and its way out tries them once more (see ``_stop_tasks``)."""
+        waiting, self.unwritten = self.unwritten, []
+        batch = waiting if own is None else [*waiting, own]
+        if not batch:
+            return None
+        try:
+            events = self.node_runner.recorder.record_together(self.record.execution_id, batch)
+        except StorageFaultError:  # nothing was written
+            self.unwritten[:0] = [t for t in waiting if t.status == COMPLETED]
+            raise
+        for transition, event in zip(waiting, events, strict=False):
+            self._written(transition, event)
+        return events[-1] if own is not None else None
+
+    def _written(self, transition: NodeTransition, event: ExecutionEvent | None) -> None:
+        node_id = transition.node_id
+        if event is not None:
+            if transition.status == COMPLETED:
+                self.node_runner.log_completed(self.context, self.nodes[node_id])
+        elif transition.status in (COMPLETED, RUNNING):
+            self.statuses[node_id] = CANCELLED
+            self.outputs.pop(node_id, None)
+            if transition.status == RUNNING:
+                self.frontier.finished(node_id)
 
     async def _stop_tasks(self) -> None:
+        """Cancel the nodes still running; the completions of calls that returned are
+        written first and last, however the run ends."""
+        self._write_what_is_left()
         for task in self.tasks:
             task.cancel()
         if self.tasks:
             await asyncio.gather(*self.tasks, return_exceptions=True)
+        self._write_what_is_left()
+
+    def _write_what_is_left(self) -> None:
+        """Write the transitions still waiting; a store that cannot take them stops the run
+        as a fault would (unless something else already stops it)."""
+        try:
+            self._write()
+        except StorageFaultError as fault:
+            self.fault = self.fault or fault
 
     def _resume_interrupted_nodes(self) -> None:
         """What a previous runner left unfinished: nodes between attempts or waiting for a
@@ -290,7 +332,7 @@ class ExecutionRun:
         message = f"the workflow did not finish within its timeout of {self.workflow.timeout:g} s"
         error = classified({"type": "WorkflowTimeout", "message": message})
         for node_id, status in self.statuses.items():
-            if status in (RUNNING, RETRYING):
+            if status in (RUNNING, RETRYING) or node_id in self.frontier.ready:
                 self._set(node_id, FAILED, "node.failed", {"error": error}, error=error)
         self._write()
         self._settle_execution(FAILED, error)

@@ -2,15 +2,16 @@
 person, and redaction of credentials from whatever is recorded.
 
 A node's first call may be admitted ahead (``prepare``) so that its reservation is written
-in the same commit as the transitions that made it ready; a completion is handed back to
-the execution's run to write with the transitions it leads to (see ``ExecutionRun``)."""
+in the same commit as the transitions that made it ready; a completion is handed to the
+execution's run as the call returns, to write with the transitions it leads to, and every
+other transition is written through the run too (see ``NodeWrites``)."""
 
 import asyncio
 import logging
 import random
 from dataclasses import dataclass, replace
 from datetime import timedelta
-from typing import Any
+from typing import Any, Protocol
 
 from studio.engine.agent_kinds.base import AgentCall, AgentError
 from studio.engine.credentials import Redactor
@@ -54,13 +55,19 @@ class PreparedStart:
     reservation: NodeTransition
 
 
-@dataclass(frozen=True)
-class NodeOutcome:
-    """How a node's attempts ended; a completed node carries its transition, to record."""
+class NodeWrites(Protocol):
+    """Where the transitions of one execution's nodes are written (its ``ExecutionRun``)."""
 
-    status: NodeStatus
-    output: Any = None
-    completion: NodeTransition | None = None
+    def completed(self, node_id: str, output: Any, completion: NodeTransition) -> None:
+        """Take a completion as the node's call returns; it is written with the next
+        transitions of the execution, whichever step or node writes them, or as the run
+        stops."""
+        ...
+
+    def write(self, transition: NodeTransition) -> bool:
+        """Write the transition now, in one commit with the completions waiting; False when
+        the node's current status does not allow it."""
+        ...
 
 
 def _unreserved() -> bool:
@@ -83,14 +90,20 @@ class NodeRunner:
         self.recorder = TransitionRecorder(executions, bus)
 
     def prepare(
-        self, context: RunContext, node: Node, node_input: Any, retry_count: int
+        self,
+        context: RunContext,
+        node: Node,
+        node_input: Any,
+        retry_count: int,
+        requires: tuple[str, ...] = (),
     ) -> PreparedStart | None:
         """Admit the node's next call ahead of its reservation, so that the caller can record
         the reservation together with other transitions, in one commit, before the call.
 
         None when the call cannot be admitted from memory alone (a person must approve it, its
         agent's circuit is not closed) or is refused: ``run`` without an admitted call then
-        reserves it itself, or records the refusal."""
+        reserves it itself, or records the refusal. ``requires``: the nodes whose transitions,
+        in the same commit, the reservation depends on (see ``NodeTransition.requires``)."""
         try:
             request = self._request(context, node, node_input, retry_count)
             if not self.dispatcher.may_admit_unattended(request):
@@ -99,7 +112,8 @@ class NodeRunner:
         except AgentError:
             return None
         self._log_invoke(context, node, retry_count)
-        return PreparedStart(admitted, self._reservation(node.id, node_input, retry_count))
+        reservation = self._reservation(node.id, node_input, retry_count, requires)
+        return PreparedStart(admitted, reservation)
 
     async def run(
         self,
@@ -107,36 +121,39 @@ class NodeRunner:
         node: Node,
         node_input: Any,
         retry_count: int,
+        writes: NodeWrites,
         admitted: AdmittedCall | None = None,
-    ) -> NodeOutcome:
-        """Attempt the node until it completes, fails for good or waits for a person.
+    ) -> NodeStatus:
+        """Attempt the node until it completes, fails for good or waits for a person; how
+        it ended.
 
         ``admitted``: the first attempt's call, already admitted and reserved (see
-        ``prepare``). A completed node's transition is returned, not recorded: the caller
-        records it with the transitions it leads to."""
+        ``prepare``). A completion is handed to ``writes`` as the call returns, not
+        recorded here: the run records it with the transitions it leads to."""
         while True:
             try:
                 if admitted is not None:
                     call, admitted = admitted, None
                     output = await self.dispatcher.invoke(call)
                 else:
-                    output = await self._attempt(context, node, node_input, retry_count)
+                    output = await self._attempt(context, node, node_input, retry_count, writes)
             except ReservationRefused:  # cancelled meanwhile, by this process or another
-                return NodeOutcome(CANCELLED)
+                return CANCELLED
             except ApprovalPending as waiting:
-                return NodeOutcome(self._wait_for_person(context, node, waiting))
+                return self._wait_for_person(context, node, waiting, writes)
             except AgentError as failure:
                 if not should_retry(node.retry_policy, failure.error_type, retry_count):
-                    self._fail(context, node, failure, retry_count)
-                    return NodeOutcome(FAILED)
-                retry_count = await self._wait_to_retry(context, node, failure, retry_count)
+                    self._fail(context, node, failure, retry_count, writes)
+                    return FAILED
+                retry_count = await self._wait_to_retry(context, node, failure, retry_count, writes)
                 continue
             output = context.redactor.redact(output)
             payload = {"retryCount": retry_count, "items": item_count(output)}
             completion = NodeTransition(
                 node.id, COMPLETED, "node.completed", payload, {"output": output}
             )
-            return NodeOutcome(COMPLETED, output, completion)
+            writes.completed(node.id, output, completion)
+            return COMPLETED
 
     def log_completed(self, context: RunContext, node: Node) -> None:
         """Log a node whose completion was recorded."""
@@ -145,14 +162,18 @@ class NodeRunner:
             log.info("node completed", extra=extra)
 
     async def _attempt(
-        self, context: RunContext, node: Node, node_input: Any, retry_count: int
+        self,
+        context: RunContext,
+        node: Node,
+        node_input: Any,
+        retry_count: int,
+        writes: NodeWrites,
     ) -> Any:
         request = self._request(context, node, node_input, retry_count)
 
         def reserve() -> bool:
             self._log_invoke(context, node, retry_count)
-            reservation = self._reservation(node.id, node_input, retry_count)
-            return self.recorder.record_transition(context.execution_id, reservation)
+            return writes.write(self._reservation(node.id, node_input, retry_count))
 
         return await self.dispatcher.dispatch(replace(request, reserve=reserve))
 
@@ -180,7 +201,9 @@ class NodeRunner:
             approval_title=f"Approve '{node.label}' ({agent.name}) in '{context.workflow.name}'",
         )
 
-    def _reservation(self, node_id: str, node_input: Any, retry_count: int) -> NodeTransition:
+    def _reservation(
+        self, node_id: str, node_input: Any, retry_count: int, requires: tuple[str, ...] = ()
+    ) -> NodeTransition:
         """The durable "started" record of a call, written before the call is made."""
         fields = {
             "input": node_input,
@@ -190,7 +213,7 @@ class NodeRunner:
             "completed_at": None,
         }
         payload = {"attempt": retry_count + 1}
-        return NodeTransition(node_id, RUNNING, "node.started", payload, fields)
+        return NodeTransition(node_id, RUNNING, "node.started", payload, fields, requires)
 
     def _log_invoke(self, context: RunContext, node: Node, retry_count: int) -> None:
         if not log.isEnabledFor(logging.INFO):
@@ -226,10 +249,11 @@ class NodeRunner:
         )
 
     def _wait_for_person(
-        self, context: RunContext, node: Node, waiting: ApprovalPending
+        self, context: RunContext, node: Node, waiting: ApprovalPending, writes: NodeWrites
     ) -> NodeStatus:
         """Record the node as waiting for a person; its status (cancelled when refused)."""
-        if not self._record(context, node.id, WAITING, "node.waiting", {"title": waiting.title}):
+        payload = {"title": waiting.title}
+        if not _record(writes, node.id, WAITING, "node.waiting", payload):
             return CANCELLED
         log.info(
             "node waits for approval",
@@ -238,7 +262,12 @@ class NodeRunner:
         return WAITING
 
     async def _wait_to_retry(
-        self, context: RunContext, node: Node, failure: AgentError, retry_count: int
+        self,
+        context: RunContext,
+        node: Node,
+        failure: AgentError,
+        retry_count: int,
+        writes: NodeWrites,
     ) -> int:
         policy = node.retry_policy
         assert policy is not None  # should_retry said yes, so there is a policy
@@ -251,8 +280,8 @@ class NodeRunner:
             "delay": delay,
             "error": error,
         }
-        self._record(
-            context,
+        _record(
+            writes,
             node.id,
             RETRYING,
             "node.retrying",
@@ -274,10 +303,17 @@ class NodeRunner:
         await asyncio.sleep(delay)
         return retry_count
 
-    def _fail(self, context: RunContext, node: Node, failure: AgentError, retry_count: int) -> None:
+    def _fail(
+        self,
+        context: RunContext,
+        node: Node,
+        failure: AgentError,
+        retry_count: int,
+        writes: NodeWrites,
+    ) -> None:
         error = error_record(failure, context.redactor)
-        self._record(
-            context,
+        _record(
+            writes,
             node.id,
             FAILED,
             "node.failed",
@@ -295,18 +331,17 @@ class NodeRunner:
             },
         )
 
-    def _record(
-        self,
-        context: RunContext,
-        node_id: str,
-        status: str,
-        event_type: str,
-        payload: dict,
-        **fields: Any,
-    ) -> bool:
-        return self.recorder.record(
-            context.execution_id, node_id, status, event_type, payload, **fields
-        )
+
+def _record(
+    writes: NodeWrites,
+    node_id: str,
+    status: str,
+    event_type: str,
+    payload: dict,
+    **fields: Any,
+) -> bool:
+    """Write one transition of the node through its run; False when refused."""
+    return writes.write(NodeTransition(node_id, status, event_type, payload, fields))
 
 
 def error_record(failure: AgentError, redactor: Redactor) -> dict[str, Any]:

@@ -47,7 +47,7 @@ from studio.store.execution_rows import (
     node_result_of,
     node_results_query,
 )
-from studio.store.node_transitions import NodeTransition, apply_node_transition
+from studio.store.node_transitions import NodeTransition, apply_node_transitions
 from studio.store.schema import (
     UtcTimestamp,
     execution_events,
@@ -253,12 +253,13 @@ class ExecutionRepository(ExecutionClaims, CompensationRecords):
         self, execution_id: str, transitions: Sequence[NodeTransition]
     ) -> list[ExecutionEvent | None]:
         """Apply the transitions in order in one write transaction (one commit); for each, its
-        event, or None where its current status did not allow it."""
+        event, or None where its current status did not allow it or a transition it requires
+        was refused (see ``NodeTransition.requires``)."""
         if not transitions:
             return []
         now = utc_now()
         with self.database.write() as connection:
-            return [apply_node_transition(connection, execution_id, t, now) for t in transitions]
+            return apply_node_transitions(connection, execution_id, transitions, now)
 
     def note(
         self, execution_id: str, event_type: str, node_id: str | None, payload: dict[str, Any]

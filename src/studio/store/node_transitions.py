@@ -3,9 +3,11 @@ the caller's write transaction, so several transitions can share one commit.
 
 A transition changes the row only if the node's current status may be followed by the new
 one (see ``NODE_TRANSITIONS``); a refused transition writes nothing and appends no event.
+Within one batch, a transition may also require others before it (``requires``): it is
+refused with them (see ``apply_node_transitions``).
 """
 
-from collections.abc import Mapping
+from collections.abc import Mapping, Sequence
 from dataclasses import dataclass, field
 from datetime import datetime
 from functools import lru_cache
@@ -25,13 +27,37 @@ class NodeTransition:
     """One node moving to ``status``, announced by an event of ``event_type``.
 
     ``fields`` may set input, output, error, retry_count, started_at, completed_at and
-    next_retry_at."""
+    next_retry_at. ``requires``: nodes whose transitions, earlier in the same batch, this one
+    follows from (the completions that made a node ready, for its reservation)."""
 
     node_id: str
     status: str
     event_type: str
     payload: dict[str, Any]
     fields: Mapping[str, Any] = field(default_factory=dict)
+    requires: tuple[str, ...] = ()
+
+
+def apply_node_transitions(
+    connection: Connection,
+    execution_id: str,
+    transitions: Sequence[NodeTransition],
+    now: datetime,
+) -> list[ExecutionEvent | None]:
+    """Write the transitions in order in the connection's transaction; for each, its event,
+    or None when its guard refused it or when it requires a node whose transition earlier in
+    the batch was refused."""
+    refused: set[str] = set()
+    events: list[ExecutionEvent | None] = []
+    for transition in transitions:
+        if refused.intersection(transition.requires):
+            event = None
+        else:
+            event = apply_node_transition(connection, execution_id, transition, now)
+        if event is None:
+            refused.add(transition.node_id)
+        events.append(event)
+    return events
 
 
 def apply_node_transition(
