@@ -80,13 +80,11 @@ class ExecutionRun:
         stamp = self.database.stamp()
         self._resume_interrupted_nodes()
         self._write()
-        resumed = self.record.status in (RUNNING, WAITING)
+        began = (
+            "execution.resumed" if self.record.status in (RUNNING, WAITING) else "execution.started"
+        )
         self._announce(
-            self.executions.set_execution_status(
-                self.record.execution_id,
-                RUNNING,
-                "execution.resumed" if resumed else "execution.started",
-            )
+            self.executions.set_execution_status(self.record.execution_id, RUNNING, began)
         )
         try:
             timed_out = await self._run_nodes()
@@ -138,10 +136,10 @@ class ExecutionRun:
 
     def _wait_for_people(self) -> None:
         waiting = [nid for nid in self.plan.topological_order if self.statuses[nid] == WAITING]
+        nodes = {"nodes": waiting}
+        execution_id = self.record.execution_id
         self._announce(
-            self.executions.set_execution_status(
-                self.record.execution_id, WAITING, "execution.waiting", {"nodes": waiting}
-            )
+            self.executions.set_execution_status(execution_id, WAITING, "execution.waiting", nodes)
         )
 
     def cancel(self) -> None:
@@ -165,11 +163,13 @@ class ExecutionRun:
             remaining = None if deadline is None else deadline - time.monotonic()
             if remaining is not None and remaining <= 0 and (self.tasks or self.frontier.ready):
                 return True  # nothing more is reserved: the run ends
-            self._launch()
+            if self._launch(deadline):
+                return True
             if not self.tasks and not self._reopen_decided_nodes():
                 return False
             if not self.tasks:
                 continue
+            remaining = None if deadline is None else max(0.0, deadline - time.monotonic())
             done, _ = await asyncio.wait(
                 self.tasks, timeout=remaining, return_when=asyncio.FIRST_COMPLETED
             )
@@ -182,8 +182,11 @@ class ExecutionRun:
         self.frontier.settle(self.statuses, self.outputs, self._close_unrunnable)
 
     def _close_unrunnable(self, node_id: str, verdict: Decision) -> None:
+        # Decided from what the nodes before it did: written only with their transitions.
+        requires = tuple(self.plan.predecessors[node_id])
         if verdict == "skip":
-            self._set(node_id, SKIPPED, "node.skipped", {"reason": "no live incoming edge"})
+            reason = {"reason": "no live incoming edge"}
+            self._set(node_id, SKIPPED, "node.skipped", reason, requires=requires)
         else:
             failed = [
                 p
@@ -197,12 +200,15 @@ class ExecutionRun:
             error = classified(
                 {"type": "UpstreamFailed", "message": f"upstream node {named} failed"}
             )
-            self._set(node_id, FAILED, "node.failed", {"error": error}, error=error)
+            payload = {"error": error}
+            self._set(node_id, FAILED, "node.failed", payload, requires=requires, error=error)
 
-    def _launch(self) -> None:
+    def _launch(self, deadline: float | None) -> bool:
         """Start the ready nodes there is room for. Their reservations are written in one
         commit with every transition decided since the last write (the completions that
-        made them ready, the nodes skipped or failed on the way), before any call is made."""
+        made them ready, the nodes skipped or failed on the way), before any call is made.
+        True when that write outlasted ``deadline``: nothing is called, and the workflow's
+        timeout fails the nodes reserved."""
         starts: list[tuple[Node, Any, int, PreparedStart | None]] = []
         while self.frontier.ready and len(self.tasks) + len(starts) < self.concurrency:
             node_id = self.frontier.take()
@@ -217,12 +223,15 @@ class ExecutionRun:
                 self.unwritten.append(prepared.reservation)
             starts.append((node, data, retry_count, prepared))
         self._write()
+        if starts and deadline is not None and time.monotonic() >= deadline:
+            return True
         for node, data, retry_count, prepared in starts:
             if self.statuses[node.id] != RUNNING:  # its reservation was refused
                 continue
             admitted = None if prepared is None else prepared.admitted
             run = self.node_runner.run(self.context, node, data, retry_count, self, admitted)
             self.tasks[asyncio.ensure_future(run)] = node.id
+        return False
 
     def completed(self, node_id: str, output: Any, completion: NodeTransition) -> None:
         """A node's call returned: its completion waits for the next commit (see
@@ -275,7 +284,7 @@ class ExecutionRun:
         if event is not None:
             if transition.status == COMPLETED:
                 self.node_runner.log_completed(self.context, self.nodes[node_id])
-        elif transition.status in (COMPLETED, RUNNING):
+        elif transition.status in (COMPLETED, RUNNING, SKIPPED, FAILED):
             self.statuses[node_id] = CANCELLED
             self.outputs.pop(node_id, None)
             if transition.status == RUNNING:
@@ -365,15 +374,9 @@ class ExecutionRun:
             error=error,
         )
         self._announce(event)
-        log.info(
-            "execution finished",
-            extra={
-                "executionId": self.record.execution_id,
-                "workflowId": self.workflow.id,
-                "action": f"execution_{status}",
-                "status": status,
-            },
-        )
+        ids = {"executionId": self.record.execution_id, "workflowId": self.workflow.id}
+        action = {"action": f"execution_{status}", "status": status}
+        log.info("execution finished", extra={**ids, **action})
 
     def _set(
         self,
@@ -381,11 +384,13 @@ class ExecutionRun:
         status: NodeStatus,
         event_type: str,
         payload: dict[str, Any],
+        requires: tuple[str, ...] = (),
         **fields: Any,
     ) -> None:
         """Remember a node's transition, to write with the next ones (store first, then the
-        bus)."""
-        self.unwritten.append(NodeTransition(node_id, status, event_type, payload, fields))
+        bus); refused with any of ``requires`` refused in the same commit."""
+        transition = NodeTransition(node_id, status, event_type, payload, fields, requires)
+        self.unwritten.append(transition)
         self.statuses[node_id] = status
 
     def _announce(self, event: Any) -> None:

@@ -1,0 +1,100 @@
+"""What a run decides from a completion the store refused is refused with it, and nothing is
+called once a write has carried the run past its deadline."""
+
+import sqlite3
+import threading
+import time
+from pathlib import Path
+from typing import Any
+
+from studio.engine.agent_kinds.base import AgentCall, AgentKind
+from studio.model import AgentDefinition
+from studio.store import ExecutionRepository, open_database
+from tests.engine.runner_harness import INVOCATIONS, Harness, make_harness
+
+
+class TakenAwayKind(AgentKind):
+    """While the call runs, another runner sets the node back to pending: its completion
+    will be refused."""
+
+    name = "taken-away-during-call"
+    database = ""
+
+    async def run(self, call: AgentCall) -> Any:
+        other = open_database(TakenAwayKind.database)
+        try:
+            repository = ExecutionRepository(other)
+            repository.set_node_status(
+                call.execution_id, call.node_id, "pending", "node.interrupted"
+            )
+        finally:
+            other.close()
+        return {"from": call.node_id}
+
+
+class LocksAsItReturnsKind(AgentKind):
+    """Another program takes the write lock for 0.6 s as this call returns."""
+
+    name = "locks-as-it-returns"
+    database = ""
+
+    async def run(self, call: AgentCall) -> Any:
+        taken = threading.Event()
+
+        def hold() -> None:
+            other = sqlite3.connect(LocksAsItReturnsKind.database, isolation_level=None)
+            other.execute("BEGIN IMMEDIATE")
+            taken.set()
+            time.sleep(0.6)
+            other.execute("COMMIT")
+            other.close()
+
+        threading.Thread(target=hold, daemon=True).start()
+        taken.wait()
+        return {}
+
+
+def _harness(tmp_path: Path, kind: type[AgentKind], agent_id: str) -> Harness:
+    harness = make_harness(tmp_path, concurrency=4)
+    harness.runner.node_runner.dispatcher.kinds.register(kind)
+    harness.agents.add(AgentDefinition(id=agent_id, name=agent_id, kind=kind.name))
+    kind.database = harness.target  # type: ignore[attr-defined]
+    return harness
+
+
+def test_a_skip_decided_from_a_refused_completion_is_not_stored(tmp_path: Path) -> None:
+    harness = _harness(tmp_path, TakenAwayKind, "taken")
+    never = {"field": "from", "operator": "equals", "value": "nobody"}
+    workflow = harness.publish(
+        {
+            "name": "skip after a refused completion",
+            "nodes": [{"id": "a", "agentId": "taken"}, {"id": "c", "agentId": "counter"}],
+            "edges": [{"source": "a", "target": "c", "condition": never}],
+        }
+    )
+
+    record = harness.execute(workflow)
+
+    stored = harness.executions.get(record.execution_id).node_results
+    assert stored["a"].status == "pending"
+    assert stored["c"].status == "pending"  # not skipped on the strength of a's output
+    assert INVOCATIONS[(record.execution_id, "c")] == 0
+
+
+def test_no_call_is_made_when_a_write_outlasts_the_deadline(tmp_path: Path) -> None:
+    harness = _harness(tmp_path, LocksAsItReturnsKind, "locker")
+    workflow = harness.publish(
+        {
+            "name": "a write past the deadline",
+            "timeout": 0.3,
+            "nodes": [{"id": "a", "agentId": "locker"}, {"id": "b", "agentId": "counter"}],
+            "edges": [{"source": "a", "target": "b"}],
+        }
+    )
+
+    record = harness.execute(workflow)
+
+    assert INVOCATIONS[(record.execution_id, "b")] == 0
+    assert record.status == "failed"
+    assert record.node_results["b"].status == "failed"
+    assert record.node_results["b"].error["type"] == "WorkflowTimeout"
