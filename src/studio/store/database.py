@@ -24,8 +24,8 @@ from studio.store.migrations import migrate
 from studio.store.storage_faults import storage_fault, unwritable_reason
 
 BUSY_TIMEOUT_MS = 10_000
-WAL_CHECKPOINT_PAGES = 4000
-"""Pages the WAL gathers before a commit copies them into the file (about 16 MB)."""
+WAL_CHECKPOINT_PAGES = 10_000
+"""Pages the WAL gathers before a commit copies them into the file (about 40 MB)."""
 
 
 class Database:
