@@ -28,24 +28,22 @@ SEARCH_WAIT_MS = 250
 
 log = logging.getLogger(__name__)
 
-_INDEXED_THROUGH = f"SELECT coalesce(max(id), 0) FROM {SEARCH_TABLE}_docsize"
-_WAITING = f"""
-SELECT coalesce((SELECT max(seq) FROM artifact_versions), 0)
-     > coalesce((SELECT max(id) FROM {SEARCH_TABLE}_docsize), 0)
-"""
-_INDEX_AFTER = f"""
+_INDEXED_THROUGH = f"(SELECT coalesce(max(id), 0) FROM {SEARCH_TABLE}_docsize)"
+_WAITING = f"SELECT coalesce((SELECT max(seq) FROM artifact_versions), 0) - {_INDEXED_THROUGH}"
+"""How many versions wait to be indexed."""
+_INDEX_WAITING = f"""
 INSERT INTO {SEARCH_TABLE} (rowid, ref, title, body)
-SELECT seq, ref, title, body FROM {SEARCH_TABLE}_content WHERE seq > ? ORDER BY seq
+SELECT seq, ref, title, body FROM {SEARCH_TABLE}_content WHERE seq > {_INDEXED_THROUGH}
+ORDER BY seq
 """
 
 
-def index_when_many_wait(connection: Connection, last_seq: int) -> None:
-    """In a landing's transaction (SQLite), after its versions up to ``last_seq``: index
-    every waiting version once ``SEARCH_BATCH`` of them wait."""
+def index_when_many_wait(connection: Connection) -> None:
+    """In a landing's transaction (SQLite), after its versions: index every waiting version
+    once ``SEARCH_BATCH`` of them wait."""
     driver = sqlite_driver(connection)
-    indexed_through = driver.execute(_INDEXED_THROUGH).fetchone()[0]
-    if last_seq - indexed_through >= SEARCH_BATCH:
-        driver.execute(_INDEX_AFTER, (indexed_through,))
+    if driver.execute(_WAITING).fetchone()[0] >= SEARCH_BATCH:
+        driver.execute(_INDEX_WAITING)
 
 
 def index_waiting_versions(database: Database) -> None:
@@ -59,6 +57,4 @@ def index_waiting_versions(database: Database) -> None:
         if connection is None:
             log.warning("the newest knowledge versions are not searched yet: the database is busy")
             return
-        driver = sqlite_driver(connection)
-        indexed_through = driver.execute(_INDEXED_THROUGH).fetchone()[0]
-        driver.execute(_INDEX_AFTER, (indexed_through,))
+        sqlite_driver(connection).execute(_INDEX_WAITING)
