@@ -10,6 +10,7 @@ from typing import Any
 from studio.engine.agent_kinds.base import AgentCall, AgentKind
 from studio.model import AgentDefinition
 from studio.store import ExecutionRepository, open_database
+from studio.store.schema import utc_now
 from tests.engine.runner_harness import INVOCATIONS, Harness, make_harness
 
 
@@ -98,3 +99,69 @@ def test_no_call_is_made_when_a_write_outlasts_the_deadline(tmp_path: Path) -> N
     assert record.status == "failed"
     assert record.node_results["b"].status == "failed"
     assert record.node_results["b"].error["type"] == "WorkflowTimeout"
+
+
+def test_a_node_that_reserves_itself_does_not_start_after_a_refused_completion(
+    tmp_path: Path,
+) -> None:
+    harness = _harness(tmp_path, TakenAwayKind, "taken")
+    workflow = harness.publish(
+        {
+            "name": "an approval after a refused completion",
+            "nodes": [
+                {"id": "a", "agentId": "taken"},
+                {"id": "b", "agentId": "counter", "requiresApproval": True},
+            ],
+            "edges": [{"source": "a", "target": "b"}],
+        }
+    )
+
+    record = harness.execute(workflow)
+
+    stored = harness.executions.get(record.execution_id).node_results
+    assert stored["a"].status == "pending"
+    assert stored["b"].status == "pending"  # neither reserved nor waiting for a person
+    human_tasks = harness.runner.node_runner.dispatcher.human_tasks
+    assert human_tasks.get(record.execution_id, "b") is None
+    assert INVOCATIONS[(record.execution_id, "b")] == 0
+
+
+class TakenOverKind(AgentKind):
+    """While the call runs, another runner takes the execution over (as it does from one
+    that stopped sending heartbeats) and sets the node back to pending to run it again."""
+
+    name = "taken-over-during-call"
+    database = ""
+
+    async def run(self, call: AgentCall) -> Any:
+        other = open_database(TakenOverKind.database)
+        try:
+            repository = ExecutionRepository(other)
+            owner, _ = repository.owner_of(call.execution_id)
+            assert repository.claim(call.execution_id, "the-other-runner", owner, utc_now())
+            repository.set_node_status(
+                call.execution_id, call.node_id, "pending", "node.interrupted"
+            )
+        finally:
+            other.close()
+        return {"from": call.node_id}
+
+
+def test_a_run_whose_execution_was_taken_over_does_not_settle_it(tmp_path: Path) -> None:
+    harness = _harness(tmp_path, TakenOverKind, "taken-over")
+    workflow = harness.publish(
+        {
+            "name": "taken over while a call ran",
+            "nodes": [{"id": "a", "agentId": "taken-over"}, {"id": "b", "agentId": "counter"}],
+            "edges": [{"source": "a", "target": "b"}],
+        }
+    )
+
+    record = harness.execute(workflow)
+
+    assert record.status == "running"  # the other runner's to finish
+    assert harness.executions.owner_of(record.execution_id)[0] == "the-other-runner"
+    types = [event.type for event in harness.executions.events(record.execution_id)]
+    assert not [kind for kind in types if kind in ("execution.completed", "execution.failed")]
+    assert record.node_results["a"].status == "pending"
+    assert INVOCATIONS[(record.execution_id, "b")] == 0

@@ -7,6 +7,7 @@ from typing import Any
 
 from studio.engine.compensation import Compensator, compensation_plan, should_unwind
 from studio.engine.events import EventBus
+from studio.engine.execution_status import ClaimedStatus
 from studio.engine.node_runner import NodeRunner, PreparedStart
 from studio.engine.resume_policy import interrupted_error, resume_action
 from studio.engine.rules.dag import DagPlan, Decision, build_plan, execution_output, node_input
@@ -48,9 +49,11 @@ class ExecutionRun:
         compensator: Compensator,
         bus: EventBus,
         concurrency: int,
+        owner: str,
     ) -> None:
         self.record, self.context, self.workflow = record, context, context.workflow
-        self.executions, self.node_runner, self.bus = executions, node_runner, bus
+        self.status = ClaimedStatus(executions, record.execution_id, owner, bus)
+        self.executions, self.node_runner = executions, node_runner
         self.compensator = compensator
         self.human_tasks = node_runner.dispatcher.human_tasks
         self.concurrency = max(1, concurrency)
@@ -83,9 +86,7 @@ class ExecutionRun:
         began = (
             "execution.resumed" if self.record.status in (RUNNING, WAITING) else "execution.started"
         )
-        self._announce(
-            self.executions.set_execution_status(self.record.execution_id, RUNNING, began)
-        )
+        self.status.move(RUNNING, began)
         try:
             timed_out = await self._run_nodes()
         finally:
@@ -98,13 +99,14 @@ class ExecutionRun:
             # The file changed under the run: make sure it is sound before reporting an end.
             await asyncio.to_thread(self.database.check_integrity, "use")
         if timed_out:
-            self._fail_on_timeout()
+            settled = self._fail_on_timeout()
         elif WAITING in self.statuses.values():
             self._wait_for_people()
             return
         else:
-            self._finish()
-        await self.unwind_if_needed()
+            settled = self._finish()
+        if settled:  # a run that lost its claim leaves the unwind to the one that has it
+            await self.unwind_if_needed()
 
     async def unwind_if_needed(self) -> None:
         """After a terminal failure, compensate completed side effects when opted in."""
@@ -136,11 +138,7 @@ class ExecutionRun:
 
     def _wait_for_people(self) -> None:
         waiting = [nid for nid in self.plan.topological_order if self.statuses[nid] == WAITING]
-        nodes = {"nodes": waiting}
-        execution_id = self.record.execution_id
-        self._announce(
-            self.executions.set_execution_status(execution_id, WAITING, "execution.waiting", nodes)
-        )
+        self.status.move(WAITING, "execution.waiting", {"nodes": waiting})
 
     def cancel(self) -> None:
         """Stop launching nodes and cancel the running ones (the store was already updated)."""
@@ -228,10 +226,18 @@ class ExecutionRun:
         for node, data, retry_count, prepared in starts:
             if self.statuses[node.id] != RUNNING:  # its reservation was refused
                 continue
+            if prepared is None and self._follows_a_refusal(node.id):
+                self.statuses[node.id] = CANCELLED  # it reserves itself: it must not start
+                self.frontier.finished(node.id)
+                continue
             admitted = None if prepared is None else prepared.admitted
             run = self.node_runner.run(self.context, node, data, retry_count, self, admitted)
             self.tasks[asyncio.ensure_future(run)] = node.id
         return False
+
+    def _follows_a_refusal(self, node_id: str) -> bool:
+        """Whether a completion before it was refused (else a ready node's never are)."""
+        return any(self.statuses[p] == CANCELLED for p in self.plan.predecessors[node_id])
 
     def completed(self, node_id: str, output: Any, completion: NodeTransition) -> None:
         """A node's call returned: its completion waits for the next commit (see
@@ -337,16 +343,16 @@ class ExecutionRun:
         elapsed = (utc_now() - started).total_seconds()
         return time.monotonic() + self.workflow.timeout - elapsed
 
-    def _fail_on_timeout(self) -> None:
+    def _fail_on_timeout(self) -> bool:
         message = f"the workflow did not finish within its timeout of {self.workflow.timeout:g} s"
         error = classified({"type": "WorkflowTimeout", "message": message})
         for node_id, status in self.statuses.items():
             if status in (RUNNING, RETRYING) or node_id in self.frontier.ready:
                 self._set(node_id, FAILED, "node.failed", {"error": error}, error=error)
         self._write()
-        self._settle_execution(FAILED, error)
+        return self._settle_execution(FAILED, error)
 
-    def _finish(self) -> None:
+    def _finish(self) -> bool:
         failed = [nid for nid in self.plan.topological_order if self.statuses[nid] == FAILED]
         unfinished = [nid for nid, status in self.statuses.items() if status not in NODE_TERMINAL]
         if failed:
@@ -354,29 +360,29 @@ class ExecutionRun:
                 self.executions.get(self.record.execution_id).node_results[failed[0]].error or {}
             )
             message = f"node '{failed[0]}' failed: {first.get('message', 'unknown error')}"
-            self._settle_execution(
+            return self._settle_execution(
                 FAILED, {"type": "NodeFailed", "message": message, "nodes": failed}
             )
-        elif unfinished:
+        if unfinished:
             message = f"nodes never became ready: {', '.join(unfinished)}"
-            self._settle_execution(FAILED, {"type": "Stalled", "message": message})
-        else:
-            self._settle_execution(COMPLETED, None)
+            return self._settle_execution(FAILED, {"type": "Stalled", "message": message})
+        return self._settle_execution(COMPLETED, None)
 
-    def _settle_execution(self, status: str, error: dict[str, Any] | None) -> None:
+    def _settle_execution(self, status: str, error: dict[str, Any] | None) -> bool:
+        """Give the execution its final status; False when the store refused it (cancelled
+        meanwhile, or taken over by another runner)."""
         output = execution_output(self.plan, self.outputs, self.statuses)
-        event = self.executions.set_execution_status(
-            self.record.execution_id,
-            status,
-            f"execution.{status}",
-            {"error": error} if error else {},
-            output=output,
-            error=error,
+        payload = {"error": error} if error else {}
+        settled = self.status.move(
+            status, f"execution.{status}", payload, output=output, error=error
         )
-        self._announce(event)
         ids = {"executionId": self.record.execution_id, "workflowId": self.workflow.id}
+        if not settled:
+            log.warning("execution not settled", extra={**ids, "action": "settle_refused"})
+            return False
         action = {"action": f"execution_{status}", "status": status}
         log.info("execution finished", extra={**ids, **action})
+        return True
 
     def _set(
         self,
@@ -392,6 +398,3 @@ class ExecutionRun:
         transition = NodeTransition(node_id, status, event_type, payload, fields, requires)
         self.unwritten.append(transition)
         self.statuses[node_id] = status
-
-    def _announce(self, event: Any) -> None:
-        self.bus.publish(event)

@@ -227,6 +227,7 @@ class StepRunner:
                 self.compensator,
                 self.bus,
                 self.settings.concurrency,
+                self.owner,
             )
             self._runs[execution_id] = run
             watcher = asyncio.ensure_future(self._watch(execution_id, run))

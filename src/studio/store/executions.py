@@ -207,8 +207,10 @@ class ExecutionRepository(ExecutionClaims, CompensationRecords):
         *,
         output: Any = _UNSET,
         error: Any = _UNSET,
+        owner: str | None = None,
     ) -> ExecutionEvent | None:
-        """Move the execution to ``status`` if its current status allows; None when refused."""
+        """Move the execution to ``status`` if its current status allows (and, with ``owner``,
+        while that runner holds its claim); None when refused."""
         now = utc_now()
         values: dict[str, Any] = {"status": status}
         if status == RUNNING:
@@ -227,6 +229,8 @@ class ExecutionRepository(ExecutionClaims, CompensationRecords):
             .where(executions.c.id == execution_id, executions.c.status.in_(allowed))
             .values(**values)
         )
+        if owner is not None:
+            statement = statement.where(executions.c.owner == owner)
         with self.database.write() as connection:
             if connection.execute(statement).rowcount != 1:
                 return None
