@@ -150,6 +150,24 @@ def test_manifest_versions_count_per_capability(repository: WorkQueueRepository)
     assert repository.manifests("nobody") == []
 
 
+def test_a_lease_reads_its_own_capabilitys_latest_manifest(
+    repository: WorkQueueRepository,
+) -> None:
+    request = LeaseRequest(
+        "w1", "design-studio", frozenset(), NOW, NOW + TTL, lambda previous, token: "lease"
+    )
+    put(repository, "first")
+    put(repository, "second")
+    for source in "abc":  # another capability, further along
+        repository.publish("copy-desk", source * 64, source, NOW)
+    leased = repository.lease_next(request)
+    assert leased is not None and leased[2] is None  # none of its own published yet
+
+    repository.publish("design-studio", "d" * 64, "one", NOW)
+    leased = repository.lease_next(request)
+    assert leased is not None and (leased[0].id, leased[2]) == ("second", 1)
+
+
 def test_counts_and_leases_say_who_holds_what(repository: WorkQueueRepository) -> None:
     for name in ("order-a", "order-b", "order-c"):
         put(repository, name)

@@ -53,7 +53,6 @@ from studio.store.work_queue_rows import (
     ADD_ITEM,
     ENQUEUE_FACTS,
     ENTRIES_OF,
-    FILED_HEAD,
     ITEM_BY_ID,
     ITEM_FOR_UPDATE,
     LATEST_MANIFEST,
@@ -211,9 +210,9 @@ class WorkQueueRepository:
             with self.database.write() as connection, pipelined(connection):
                 found = ITEM_FOR_UPDATE.send(connection, {"item_id": item_id})
                 entries = ENTRIES_OF.send(connection, {"item_id": item_id})
-                head = FILED_HEAD.send(connection, {"item_id": item_id})
-                item = item_of(item_id, found.first(), entries.rows())
-                change = decide(item, head.scalar())
+                row = found.first()
+                item = item_of(item_id, row, entries.rows())
+                change = decide(item, row.filed_head)
                 if change.landing is not None:
                     check_landing(*change.landing)
                 apply_change(connection, item_id, change, now)

@@ -12,7 +12,6 @@ from sqlalchemy import Connection
 from studio.model.work_items import WORK_LOG, WorkItem
 from studio.store.work_queue_rows import (
     ENTRIES_OF,
-    LATEST_MANIFEST,
     entries_in,
     insert_entries,
     item_of_row,
@@ -54,7 +53,5 @@ def lease_in(connection: Connection, request: LeaseRequest) -> Leased | None:
         return None
     text = request.log(row.reclaimed_from, row.lease_token)
     insert_entries(connection, row.id, [(WORK_LOG, text)])
-    manifest = LATEST_MANIFEST.send(connection, {"capability": row.capability})
-    entries = ENTRIES_OF.send(connection, {"item_id": row.id})
-    item = item_of_row(row, entries_in(entries.rows()))
-    return item, row.reclaimed_from, manifest.scalar()
+    entries = ENTRIES_OF.rows(connection, {"item_id": row.id})
+    return item_of_row(row, entries_in(entries)), row.reclaimed_from, row.manifest_version

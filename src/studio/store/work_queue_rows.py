@@ -65,7 +65,6 @@ _latest_manifest = select(func.max(capability_manifests.c.version)).where(
     capability_manifests.c.capability == bindparam("capability")
 )
 ITEM_BY_ID = HotStatement(select(work_items).where(_by_id))
-ITEM_FOR_UPDATE = HotStatement(select(work_items).where(_by_id).with_for_update())
 SEQ_BY_ID = HotStatement(_seq_by_id)
 ENTRIES_OF = HotStatement(
     select(work_item_entries.c.section, work_item_entries.c.text)
@@ -78,21 +77,31 @@ ADD_ENTRIES = HotStatement(
     )
 )
 ADD_ITEM = HotStatement(insert(work_items).values({name: bindparam(name) for name in ITEM_COLUMNS}))
-FILED_HEAD = HotStatement(
+_filed_head = (
     select(artifact_versions.c.ref)
-    .join(
-        work_items,
-        and_(
-            artifact_versions.c.subject == work_items.c.subject,
-            artifact_versions.c.artifact_id == work_items.c.id,
-        ),
+    .where(
+        artifact_versions.c.subject == work_items.c.subject,
+        artifact_versions.c.artifact_id == work_items.c.id,
     )
-    .where(_by_id)
     .order_by(artifact_versions.c.seq.desc())
     .limit(1)
+    .correlate(work_items)
+    .scalar_subquery()
 )
-"""The ref of the newest knowledge version filed under an item's subject and id."""
+ITEM_FOR_UPDATE = HotStatement(
+    select(*work_items.c, _filed_head.label("filed_head")).where(_by_id).with_for_update()
+)
+"""An item, locked until the transaction ends (PostgreSQL), with the ref of the newest
+knowledge version filed under its subject and id (None: not filed)."""
 LATEST_MANIFEST = HotStatement(_latest_manifest)
+_manifest_of_item = (
+    select(func.max(capability_manifests.c.version))
+    # Named in full: SQLite's RETURNING is written with bare column names, and a bare
+    # ``capability`` in the subquery would be the manifest's own.
+    .where(capability_manifests.c.capability == literal_column("work_items.capability"))
+    .scalar_subquery()
+)
+"""In a statement that changes an item: the latest version of its capability's manifest."""
 
 
 ENQUEUE_FACTS = HotStatement(
@@ -146,7 +155,7 @@ def lease_statement(types: int) -> HotStatement:
             lease_expires_at=bindparam("until", type_=UtcTimestamp),
             updated_at=bindparam("at_now", type_=UtcTimestamp),
         )
-        .returning(*work_items.c)
+        .returning(*work_items.c, _manifest_of_item.label("manifest_version"))
     )
 
 
