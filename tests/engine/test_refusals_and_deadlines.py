@@ -1,4 +1,5 @@
-"""What a run decides from a completion the store refused is refused with it, and nothing is
+"""What a run decides from a completion the store refused is refused with it or not decided
+at all, a run whose execution another runner took over does not settle it, and nothing is
 called once a write has carried the run past its deadline."""
 
 import sqlite3
@@ -55,8 +56,8 @@ class LocksAsItReturnsKind(AgentKind):
         return {}
 
 
-def _harness(tmp_path: Path, kind: type[AgentKind], agent_id: str) -> Harness:
-    harness = make_harness(tmp_path, concurrency=4)
+def _harness(tmp_path: Path, kind: type[AgentKind], agent_id: str, concurrency: int = 4) -> Harness:
+    harness = make_harness(tmp_path, concurrency=concurrency)
     harness.runner.node_runner.dispatcher.kinds.register(kind)
     harness.agents.add(AgentDefinition(id=agent_id, name=agent_id, kind=kind.name))
     kind.database = harness.target  # type: ignore[attr-defined]
@@ -165,3 +166,61 @@ def test_a_run_whose_execution_was_taken_over_does_not_settle_it(tmp_path: Path)
     assert not [kind for kind in types if kind in ("execution.completed", "execution.failed")]
     assert record.node_results["a"].status == "pending"
     assert INVOCATIONS[(record.execution_id, "b")] == 0
+
+
+SLOW = {"parameters": {"sleep": 0.3}}
+"""A counting node that runs while the taken-over call returns and is refused."""
+
+
+def test_a_node_waiting_for_a_slot_is_not_called_after_a_refused_completion(
+    tmp_path: Path,
+) -> None:
+    harness = _harness(tmp_path, TakenOverKind, "taken-over", concurrency=2)
+    workflow = harness.publish(
+        {
+            "name": "a slot frees after a refused completion",
+            "nodes": [
+                {"id": "a", "agentId": "taken-over"},
+                {"id": "d", "agentId": "counter", "configuration": SLOW},
+                {"id": "b", "agentId": "counter"},
+                {"id": "c", "agentId": "counter"},
+                {"id": "e", "agentId": "counter"},
+            ],
+            "edges": [
+                {"source": "a", "target": "b"},
+                {"source": "a", "target": "c"},
+                {"source": "d", "target": "e"},
+            ],
+        }
+    )
+
+    record = harness.execute(workflow)
+
+    assert harness.executions.owner_of(record.execution_id)[0] == "the-other-runner"
+    assert INVOCATIONS[(record.execution_id, "c")] == 0
+    assert record.node_results["c"].status == "pending"
+
+
+def test_nothing_after_a_node_the_run_could_not_start_is_decided_by_it(tmp_path: Path) -> None:
+    harness = _harness(tmp_path, TakenOverKind, "taken-over")
+    workflow = harness.publish(
+        {
+            "name": "what follows a node that was not started",
+            "nodes": [
+                {"id": "a", "agentId": "taken-over"},
+                {"id": "b", "agentId": "counter", "requiresApproval": True},
+                {"id": "c", "agentId": "counter"},
+                {"id": "d", "agentId": "counter", "configuration": SLOW},
+            ],
+            "edges": [
+                {"source": "a", "target": "b"},
+                {"source": "b", "target": "c"},
+                {"source": "d", "target": "c"},
+            ],
+        }
+    )
+
+    record = harness.execute(workflow)
+
+    assert record.node_results["b"].status == "pending"
+    assert record.node_results["c"].status == "pending"  # not failed as "upstream of b"

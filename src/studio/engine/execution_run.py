@@ -210,6 +210,9 @@ class ExecutionRun:
         starts: list[tuple[Node, Any, int, PreparedStart | None]] = []
         while self.frontier.ready and len(self.tasks) + len(starts) < self.concurrency:
             node_id = self.frontier.take()
+            if self._follows_a_refusal(node_id):  # it waited for a slot meanwhile
+                self.statuses[node_id] = CANCELLED
+                continue
             node = self.nodes[node_id]
             data = node_input(self.plan, node_id, self.record.input, self.outputs, self.statuses)
             self.statuses[node_id] = RUNNING
@@ -228,7 +231,6 @@ class ExecutionRun:
                 continue
             if prepared is None and self._follows_a_refusal(node.id):
                 self.statuses[node.id] = CANCELLED  # it reserves itself: it must not start
-                self.frontier.finished(node.id)
                 continue
             admitted = None if prepared is None else prepared.admitted
             run = self.node_runner.run(self.context, node, data, retry_count, self, admitted)
@@ -236,7 +238,7 @@ class ExecutionRun:
         return False
 
     def _follows_a_refusal(self, node_id: str) -> bool:
-        """Whether a completion before it was refused (else a ready node's never are)."""
+        """Whether a node before it was cancelled: only a refused write does that to one."""
         return any(self.statuses[p] == CANCELLED for p in self.plan.predecessors[node_id])
 
     def completed(self, node_id: str, output: Any, completion: NodeTransition) -> None:
@@ -291,10 +293,8 @@ class ExecutionRun:
             if transition.status == COMPLETED:
                 self.node_runner.log_completed(self.context, self.nodes[node_id])
         elif transition.status in (COMPLETED, RUNNING, SKIPPED, FAILED):
-            self.statuses[node_id] = CANCELLED
+            self.statuses[node_id] = CANCELLED  # not finished: nothing after it is decided
             self.outputs.pop(node_id, None)
-            if transition.status == RUNNING:
-                self.frontier.finished(node_id)
 
     async def _stop_tasks(self) -> None:
         """Cancel the nodes still running; the completions of calls that returned are
