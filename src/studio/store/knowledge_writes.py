@@ -234,8 +234,8 @@ def insert_all(
     if connection.dialect.name != "sqlite":
         names = [column_.name for column_ in into.columns]
         read = fields(*names)
-        rows = [dict(zip(names, read(v), strict=True)) for v in values]
-        _hot_insert(into.name).many(connection, rows)
+        named = [dict(zip(names, read(v), strict=True)) for v in values]
+        _hot_insert(into.name).many(connection, named)
         return
     statement = _sqlite_insert(into.name)
     rows = list(map(fields(*statement.names), values))

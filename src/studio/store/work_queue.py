@@ -211,7 +211,8 @@ class WorkQueueRepository:
                 found = ITEM_FOR_UPDATE.send(connection, {"item_id": item_id})
                 entries = ENTRIES_OF.send(connection, {"item_id": item_id})
                 row = found.first()
-                item = item_of(item_id, row, entries.rows())
+                item = item_of(item_id, row, entries.rows())  # NotFoundError without a row
+                assert row is not None
                 change = decide(item, row.filed_head)
                 if change.landing is not None:
                     check_landing(*change.landing)
