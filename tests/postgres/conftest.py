@@ -1,4 +1,5 @@
-"""A real PostgreSQL server for the tests in this folder, started once per session."""
+"""A real PostgreSQL server for the tests in this folder, started once per pytest process
+(each of scripts/check's parallel processes has its own)."""
 
 from collections.abc import Iterator
 

@@ -1,4 +1,6 @@
 """A throwaway PostgreSQL server for tests: initdb into a temporary folder, a Unix socket only.
+With no TCP listener the port only names the socket file in that folder, so servers of
+parallel test processes can share it.
 
 The server binaries come from the system (Debian's postgresql package; .ci/run installs it).
 As root, the server runs as the ``postgres`` user, since PostgreSQL refuses to run as root.
