@@ -8,7 +8,8 @@ names the database and the cause; the transaction it interrupted was rolled back
 import sqlite3
 import time
 import weakref
-from collections.abc import Iterator
+from collections.abc import Callable, Iterator
+from contextlib import AbstractContextManager as ContextManager
 from contextlib import contextmanager
 from pathlib import Path
 
@@ -20,6 +21,7 @@ from studio.store import file_health
 from studio.store.driver_statements import sqlite_driver
 from studio.store.errors import DamagedDatabaseError, DatabaseError, StorageFaultError
 from studio.store.file_health import FileSession, FileStamp
+from studio.store.hot_statements import pipelined_transaction
 from studio.store.migrations import migrate
 from studio.store.storage_faults import storage_fault, unwritable_reason
 
@@ -37,6 +39,9 @@ class Database:
         self.file = file
         """The SQLite file, or None for an in-memory database or another server."""
         self._writer = engine.execution_options(studio_begin="IMMEDIATE")
+        self._autocommit = engine.execution_options(isolation_level="AUTOCOMMIT")
+        """Where ``read_pipelined``/``write_pipelined`` begin and commit transactions
+        themselves (not on SQLite)."""
         self._session_end = weakref.finalize(self, _end_session, engine, None)
 
     @property
@@ -67,6 +72,36 @@ class Database:
                 yield connection
         except (DBAPIError, sqlite3.Error) as failure:
             self._raise_storage_fault(failure, "write to")
+            raise
+
+    @contextmanager
+    def read_pipelined(self) -> Iterator[Connection]:
+        """A read transaction, as ``read``; on PostgreSQL as ``write_pipelined``."""
+        with self._pipelined("read", self.read) as connection:
+            yield connection
+
+    @contextmanager
+    def write_pipelined(self) -> Iterator[Connection]:
+        """A write transaction, as ``write``; on PostgreSQL a ``pipelined_transaction``:
+        its BEGIN goes with its first statements and its COMMIT with its last, so neither
+        costs a round trip of its own. What a hot statement sent last returns is read after
+        the block."""
+        with self._pipelined("write to", self.write) as connection:
+            yield connection
+
+    @contextmanager
+    def _pipelined(
+        self, doing: str, otherwise: Callable[[], ContextManager[Connection]]
+    ) -> Iterator[Connection]:
+        if self.is_sqlite:
+            with otherwise() as connection:
+                yield connection
+            return
+        try:
+            with self._autocommit.connect() as connection, pipelined_transaction(connection):
+                yield connection
+        except DBAPIError as failure:
+            self._raise_storage_fault(failure, doing)
             raise
 
     @contextmanager

@@ -6,7 +6,8 @@ their bind processors; its rows are decoded with its columns' result processors,
 comes back is what SQLAlchemy would have returned, for a fraction of the cost: SQLAlchemy's
 execute machinery costs about as much as SQLite's own work for a one-row update. On
 PostgreSQL the cost that counts is the round trip: inside ``pipelined`` the statements sent
-go to the server together, and their rows are read when asked for. SQLite (``pysqlite``)
+go to the server together, and their rows are read when asked for; a
+``pipelined_transaction`` sends its BEGIN and COMMIT with them too. SQLite (``pysqlite``)
 takes positional parameters, PostgreSQL (``psycopg``) named ones; any other driver runs the
 statement through SQLAlchemy. A driver error is raised as SQLAlchemy would raise it (an
 IntegrityError for a broken constraint), so callers catch the same errors whichever way a
@@ -143,6 +144,32 @@ def pipelined(connection: Connection) -> Iterator[None]:
             yield
     except driver_error as failure:
         raise DBAPIError.instance("(pipelined)", None, failure, driver_error) from failure
+
+
+@contextmanager
+def pipelined_transaction(connection: Connection) -> Iterator[None]:
+    """A transaction in one pipeline on PostgreSQL, for a connection in autocommit: BEGIN,
+    the hot statements sent inside and COMMIT go to the server together, up to the first
+    whose rows are read, so a transaction whose rows are all read after it costs one round
+    trip (the driver's own BEGIN would cost one more). A failure inside rolls it back. What
+    a statement sent last returns can be read after the block."""
+    driver = _driver(connection)
+    driver_error = connection.dialect.loaded_dbapi.Error
+    try:
+        try:
+            with driver.pipeline():
+                driver.execute("BEGIN")
+                yield
+                driver.execute("COMMIT")
+        finally:
+            if driver.pgconn.transaction_status != _IDLE:  # open (a failure inside): end it
+                driver.execute("ROLLBACK")
+    except driver_error as failure:
+        raise DBAPIError.instance("(pipelined)", None, failure, driver_error) from failure
+
+
+_IDLE = 0
+"""libpq's transaction status outside a transaction (``psycopg.pq.TransactionStatus``)."""
 
 
 @contextmanager

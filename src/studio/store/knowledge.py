@@ -62,6 +62,7 @@ from studio.store.knowledge_writes import (
     insert_derived,
     landing_facts,
     refuse_conflicts,
+    send_landing_facts,
     store_bodies,
 )
 
@@ -80,6 +81,7 @@ __all__ = [
     "fts_query",
     "landing_clash",
     "landing_facts",
+    "send_landing_facts",
     "store_landings",
     "write_landings",
 ]

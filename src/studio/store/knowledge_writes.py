@@ -88,7 +88,7 @@ def landing_facts(connection: Connection, versions: list[ArtifactVersion]) -> La
     if not versions:
         return LandingFacts(set(), {}, set(), [])
     if len(versions) == 1:
-        return _facts_of_one(connection, versions[0])
+        return send_landing_facts(connection, versions)()
     table_ = artifact_versions.c
     targets = sorted({v.front.supersedes for v in versions if v.front.supersedes is not None})
     stored = present(connection, table_.ref, [v.ref for v in versions] + targets)
@@ -112,10 +112,22 @@ def _numbers(connection: Connection, count: int) -> list[int]:
     return list(range(last + 1, last + 1 + count))
 
 
-def _facts_of_one(connection: Connection, version: ArtifactVersion) -> LandingFacts:
+def send_landing_facts(
+    connection: Connection, versions: list[ArtifactVersion]
+) -> Callable[[], LandingFacts]:
+    """``landing_facts``, read by calling what is returned: for a single version its one
+    statement is only sent until then (queued, inside ``pipelined`` on PostgreSQL)."""
+    if len(versions) != 1:
+        facts = landing_facts(connection, versions)
+        return lambda: facts
+    (version,) = versions
     values = {"ref": version.ref, "target": version.front.supersedes, "sha": version.sha256}
-    statement = _ONE_LANDING[connection.dialect.name == "postgresql"]
-    (row,) = statement.rows(connection, values)  # scalar subqueries: always one row
+    sent = _ONE_LANDING[connection.dialect.name == "postgresql"].send(connection, values)
+    return lambda: _facts_of_one(version, sent.first())
+
+
+def _facts_of_one(version: ArtifactVersion, row: Any) -> LandingFacts:
+    """The facts of one landing from its statement's row (scalar subqueries: always one)."""
     stored = {version.ref} if row.ref_taken else set()
     if row.target_stored:
         stored.add(str(version.front.supersedes))

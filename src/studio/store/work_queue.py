@@ -33,7 +33,6 @@ from studio.model.work_items import (
     WorkItem,
 )
 from studio.store.database import Database
-from studio.store.hot_statements import pipelined
 from studio.store.knowledge import (
     check_landing,
     landing_clash,
@@ -48,7 +47,7 @@ from studio.store.work_queue_changes import (
     item_in,
     item_of,
 )
-from studio.store.work_queue_leases import Leased, LeaseRequest, lease_in
+from studio.store.work_queue_leases import Leased, LeaseRequest, send_lease, take_lease
 from studio.store.work_queue_rows import (
     ADD_ITEM,
     ENQUEUE_FACTS,
@@ -103,7 +102,7 @@ class WorkQueueRepository:
         """Put a new item on the queue with its first entries; DuplicateItemError if its id
         is taken."""
         try:
-            with self.database.write() as connection, pipelined(connection):
+            with self.database.write_pipelined() as connection:
                 ADD_ITEM.many(connection, [item_values(item, now)])
                 insert_entries(connection, item.id, entries)
         except IntegrityError as duplicate:
@@ -111,17 +110,17 @@ class WorkQueueRepository:
 
     def lease_next(self, request: LeaseRequest) -> Leased | None:
         """Lease the oldest item in scope that is queued or whose lease expired (see
-        ``lease_in``), in a transaction of its own."""
-        with self.database.write() as connection, pipelined(connection):
-            return lease_in(connection, request)
+        ``send_lease``), in a transaction of its own."""
+        with self.database.write_pipelined() as connection:
+            taken = take_lease(connection, send_lease(connection, request), request)
+        return None if taken is None else taken()
 
     def enqueue_facts(self, item_id: str, capability: str) -> tuple[bool, int | None]:
         """In one read: whether the id is taken, and the capability's latest manifest version."""
-        with self.database.read() as connection, pipelined(connection):
-            (facts,) = ENQUEUE_FACTS.rows(
-                connection, {"item_id": item_id, "capability": capability}
-            )
-            return facts.taken is not None, facts.version
+        with self.database.read_pipelined() as connection:
+            sent = ENQUEUE_FACTS.send(connection, {"item_id": item_id, "capability": capability})
+        (facts,) = sent.rows()  # scalar subqueries: always one row
+        return facts.taken is not None, facts.version
 
     def item(self, item_id: str) -> WorkItem:
         """The item with every entry; NotFoundError if there is none."""
@@ -207,7 +206,7 @@ class WorkQueueRepository:
         may read the database, never write it."""
         change = None
         try:
-            with self.database.write() as connection, pipelined(connection):
+            with self.database.write_pipelined() as connection:
                 found = ITEM_FOR_UPDATE.send(connection, {"item_id": item_id})
                 entries = ENTRIES_OF.send(connection, {"item_id": item_id})
                 row = found.first()
@@ -216,9 +215,8 @@ class WorkQueueRepository:
                 change = decide(item, row.filed_head)
                 if change.landing is not None:
                     check_landing(*change.landing)
-                apply_change(connection, item_id, change, now)
-                leased = None if then is None else lease_in(connection, then)
-                return (item, change), leased
+                taken = apply_change(connection, item_id, change, now, then)
+            return (item, change), None if taken is None else taken()
         except GuardFailed as refused:
             raise ConflictError(f"{item_id} is not in a state its change can follow") from refused
         except IntegrityError as clash:  # pipelined: it surfaces as the statements are sent

@@ -13,7 +13,8 @@ from sqlalchemy import Connection
 from studio.model.errors import NotFoundError
 from studio.model.work_items import LEASED, WorkItem
 from studio.store.hot_statements import HotStatement, pipelined
-from studio.store.knowledge import Landing, landing_facts, store_landings
+from studio.store.knowledge import Landing, send_landing_facts, store_landings
+from studio.store.work_queue_leases import Leased, LeaseRequest, send_lease, take_lease
 from studio.store.work_queue_rows import (
     ENTRIES_OF,
     Entry,
@@ -62,9 +63,17 @@ def item_in(connection: Connection, item_id: str, statement: HotStatement) -> Wo
         return item_of(item_id, found.first(), entries.rows())
 
 
-def apply_change(connection: Connection, item_id: str, change: Change, now: datetime) -> None:
-    """The guarded update, its entries and the facts of its landing go to the server together;
-    the landing is stored once the guard held. Raises GuardFailed, to roll back, if not."""
+def apply_change(
+    connection: Connection,
+    item_id: str,
+    change: Change,
+    now: datetime,
+    then: LeaseRequest | None = None,
+) -> Callable[[], Leased] | None:
+    """The guarded update, its entries, the facts of its landing and, with ``then``, the
+    lease of the next item in that scope go to the server together; the landing is stored
+    once the guard held. Raises GuardFailed, to roll back, if not. Returns what builds the
+    leased item (see ``take_lease``), or None when nothing was asked for or leasable."""
     values = {
         "the_id": item_id,
         "to_status": change.to_status,
@@ -82,8 +91,10 @@ def apply_change(connection: Connection, item_id: str, change: Change, now: date
     with pipelined(connection):
         updated = statement.send(connection, values)
         insert_entries(connection, item_id, change.entries)
-        facts = landing_facts(connection, [version for version, _, _ in landings])
+        facts = send_landing_facts(connection, [version for version, _, _ in landings])
+        lease = None if then is None else send_lease(connection, then)  # after the change
         if len(updated.rows()) != 1:
             raise GuardFailed(item_id)
-    if landings:
-        store_landings(connection, landings, facts)
+        if landings:
+            store_landings(connection, landings, facts())
+        return None if lease is None or then is None else take_lease(connection, lease, then)

@@ -10,6 +10,7 @@ from datetime import datetime
 from sqlalchemy import Connection
 
 from studio.model.work_items import WORK_LOG, WorkItem
+from studio.store.hot_statements import Sent
 from studio.store.work_queue_rows import (
     ENTRIES_OF,
     entries_in,
@@ -37,9 +38,10 @@ class LeaseRequest:
     log: Callable[[str | None, int], str]
 
 
-def lease_in(connection: Connection, request: LeaseRequest) -> Leased | None:
+def send_lease(connection: Connection, request: LeaseRequest) -> Sent:
     """Lease the oldest item in scope that is queued or whose lease expired, inside the open
-    write transaction; None when there is none."""
+    write transaction: the statement is sent (queued, inside ``pipelined`` on PostgreSQL),
+    and ``take_lease`` reads its row."""
     values = {
         "in_capability": request.capability,
         "at_now": request.now,
@@ -48,10 +50,25 @@ def lease_in(connection: Connection, request: LeaseRequest) -> Leased | None:
     }
     named = sorted(request.types | {"menu"}) if request.types else []
     values.update((f"in_type_{index}", name) for index, name in enumerate(named))
-    row = lease_statement(len(named)).first(connection, values)
+    return lease_statement(len(named)).send(connection, values)
+
+
+def take_lease(
+    connection: Connection, sent: Sent, request: LeaseRequest
+) -> Callable[[], Leased] | None:
+    """The leased row of ``send_lease`` (None: nothing was leasable): its work log entry and
+    the read of its entries are sent, and the leased item is built by calling what is
+    returned, which may wait until the transaction's COMMIT has gone with them (see
+    ``Database.write_pipelined``)."""
+    row = sent.first()
     if row is None:
         return None
     text = request.log(row.reclaimed_from, row.lease_token)
     insert_entries(connection, row.id, [(WORK_LOG, text)])
-    entries = ENTRIES_OF.rows(connection, {"item_id": row.id})
-    return item_of_row(row, entries_in(entries)), row.reclaimed_from, row.manifest_version
+    entries = ENTRIES_OF.send(connection, {"item_id": row.id})
+
+    def leased() -> Leased:
+        item = item_of_row(row, entries_in(entries.rows()))
+        return item, row.reclaimed_from, row.manifest_version
+
+    return leased
