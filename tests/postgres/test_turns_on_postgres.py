@@ -4,6 +4,7 @@ connections, all land, numbered once each; two that would fork one history never
 
 import threading
 from collections.abc import Callable
+from dataclasses import replace
 from pathlib import Path
 from typing import Any
 
@@ -11,20 +12,21 @@ import pytest
 from sqlalchemy import select, text
 
 from studio.bundled import builtin_agents_dir
-from studio.fabric.queue import Scope, WorkQueue
+from studio.fabric.queue import Pulled, Scope, WorkQueue
 from studio.knowledge.knowledge_base import KnowledgeBase
 from studio.knowledge.landing import ArtifactRejectedError, LandingBatch
 from studio.model import AgentRegistry
 from studio.model.agent_library import DEFAULT, SYSTEM
 from studio.store import (
     AgentLibraryRepository,
+    Database,
     KnowledgeRepository,
     open_database,
     work_queue_changes,
 )
 from studio.store.knowledge import KnowledgeConflictError
 from studio.store.knowledge_schema import VERSION_NUMBERS, artifact_versions
-from studio.store.work_queue import WorkQueueRepository
+from studio.store.work_queue import Change, WorkQueueRepository
 from tests.fabric.conftest import world_of
 from tests.fabric.items import BRIEF, CAPABILITY, MANIFEST, SUBJECT, item_text
 from tests.postgres.test_workers_on_postgres import fresh_database
@@ -176,31 +178,75 @@ def test_landings_in_one_call_take_consecutive_numbers(postgres_url: str, count:
     ]
 
 
-def test_an_ack_whose_filing_meets_a_landing_of_the_same_moment_changes_nothing(
-    postgres_url: str, tmp_path: Path, monkeypatch: pytest.MonkeyPatch
-) -> None:
-    url = fresh_database(postgres_url, "turns_ack_clash")
+def leased_order(
+    postgres_url: str, tmp_path: Path, name: str, queued: int = 0
+) -> tuple[str, Database, WorkQueue, Pulled]:
+    """A fresh database whose queue holds order-one leased to w1, and ``queued`` more orders
+    behind it."""
+    url = fresh_database(postgres_url, name)
     folder = tmp_path / "sources"
     folder.mkdir()
     (folder / BRIEF).write_text("# Brief\n\nGuests pay by card.\n", encoding="utf-8")
     database = open_database(url)
     queue = WorkQueue(WorkQueueRepository(database), world_of(database, folder))
     queue.publish_manifest(MANIFEST)
-    queue.enqueue(item_text("order-one"))
+    for number in range(queued + 1):
+        queue.enqueue(item_text(f"order-{number}" if number else "order-one"))
     pulled = queue.pull("w1", Scope(CAPABILITY))
-    assert pulled is not None
+    assert pulled is not None and pulled.item.id == "order-one"
+    return url, database, queue, pulled
+
+
+def land_first_meanwhile(url: str, monkeypatch: pytest.MonkeyPatch) -> None:
+    """Make another writer land the same record after an ack has read its facts."""
     stored = work_queue_changes.store_landings
 
     def landed_meanwhile(connection: Any, landings: list[Any], facts: Any) -> None:
-        """Another writer lands the same record after the ack read its facts."""
         KnowledgeRepository(open_database(url)).add_versions(landings)
         stored(connection, landings, facts)
 
     monkeypatch.setattr(work_queue_changes, "store_landings", landed_meanwhile)
+
+
+def test_an_ack_whose_filing_meets_a_landing_of_the_same_moment_changes_nothing(
+    postgres_url: str, tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    url, database, queue, pulled = leased_order(postgres_url, tmp_path, "turns_ack_clash")
+    land_first_meanwhile(url, monkeypatch)
 
     with pytest.raises(KnowledgeConflictError, match="at the same moment"):
         queue.ack("order-one", "advance", pulled.token)
 
     item = queue.read("order-one")
     assert item.status == "leased" and not any("filed" in line for line in item.work_log)
+    assert len(KnowledgeRepository(database).versions(subject=SUBJECT)) == 1
+
+
+def test_an_ack_and_pull_whose_filing_meets_a_landing_of_the_same_moment_leases_nothing(
+    postgres_url: str, tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    url, database, queue, pulled = leased_order(postgres_url, tmp_path, "turns_pull_clash", 1)
+    land_first_meanwhile(url, monkeypatch)
+
+    with pytest.raises(KnowledgeConflictError, match="at the same moment"):
+        queue.ack_and_pull("order-one", "advance", pulled.token, "w1", Scope(CAPABILITY))
+
+    assert queue.read("order-one").status == "leased"
+    assert queue.read("order-1").status == "queued" and queue.leases()[0][0] == "order-one"
+    assert len(KnowledgeRepository(database).versions(subject=SUBJECT)) == 1
+
+
+def test_a_guarded_change_whose_filing_meets_a_landing_of_the_same_moment_changes_nothing(
+    postgres_url: str, tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    url, database, queue, pulled = leased_order(postgres_url, tmp_path, "turns_change_clash")
+    closed = replace(pulled.item, status="killed", lease=None)
+    landing = queue.world.filing(closed, None)
+    change = Change("killed", frozenset({"leased"}), pulled.token, landing=landing)
+    land_first_meanwhile(url, monkeypatch)
+
+    with pytest.raises(KnowledgeConflictError, match="at the same moment"):
+        WorkQueueRepository(database).change("order-one", change, pulled.item.created_at)
+
+    assert queue.read("order-one").status == "leased"
     assert len(KnowledgeRepository(database).versions(subject=SUBJECT)) == 1

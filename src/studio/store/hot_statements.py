@@ -162,14 +162,15 @@ def pipelined_transaction(connection: Connection) -> Iterator[None]:
                 yield
                 driver.execute("COMMIT")
         finally:
-            if driver.pgconn.transaction_status != _IDLE:  # open (a failure inside): end it
+            if driver.pgconn.transaction_status in _OPEN:  # a failure inside: end it
                 driver.execute("ROLLBACK")
     except driver_error as failure:
         raise DBAPIError.instance("(pipelined)", None, failure, driver_error) from failure
 
 
-_IDLE = 0
-"""libpq's transaction status outside a transaction (``psycopg.pq.TransactionStatus``)."""
+_OPEN = frozenset({2, 3})
+"""libpq's transaction statuses inside a transaction, well or failed (INTRANS, INERROR of
+``psycopg.pq.TransactionStatus``); a broken connection has neither, and is left to the pool."""
 
 
 @contextmanager

@@ -95,6 +95,8 @@ def apply_change(
         lease = None if then is None else send_lease(connection, then)  # after the change
         if len(updated.rows()) != 1:
             raise GuardFailed(item_id)
-        if landings:
-            store_landings(connection, landings, facts())
-        return None if lease is None or then is None else take_lease(connection, lease, then)
+    # Outside this block, so that a landing's clash is raised as store_landings raises it
+    # (inside a caller's pipeline it surfaces at the COMMIT: see WorkQueueRepository.settle).
+    if landings:
+        store_landings(connection, landings, facts())
+    return None if lease is None or then is None else take_lease(connection, lease, then)
