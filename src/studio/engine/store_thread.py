@@ -58,14 +58,20 @@ class StoreThread:
         return threading.current_thread() is self._thread
 
     def call(self, function: Callable[[], T]) -> "Future[T]":
-        """Run ``function()`` on the thread, after the work submitted before it."""
+        """Run ``function()`` on the thread, after the work submitted before it.
+
+        The thread lets go of ``function`` before the future is done: what it holds (a
+        window's widget, say) is then released by the caller's thread, never by this one."""
         future: Future[T] = Future()
+        work: list[Callable[[], T]] = [function]
+        del function
 
         def run() -> None:
             if not future.set_running_or_notify_cancel():
+                work.clear()
                 return
             try:
-                result = function()
+                result = work.pop()()
             except BaseException as failure:  # handed to whoever waits on the future
                 future.set_exception(failure)
             else:

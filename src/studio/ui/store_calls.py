@@ -14,7 +14,7 @@ import time
 from collections import deque
 from collections.abc import Callable, Coroutine
 from concurrent.futures import CancelledError, Future
-from typing import Any, TypeVar
+from typing import Any, Generic, TypeVar
 
 import shiboken6
 from PySide6.QtCore import QObject, Qt, QTimer, Signal
@@ -79,6 +79,32 @@ def courier() -> Courier:
     return _courier
 
 
+class Answer(Generic[T]):
+    """What to call with a store call's outcome, on the UI thread. It lets go of both
+    callbacks as it is called: the thread that finishes a future also drops it, and a
+    widget whose last reference went with it would be deleted on that thread, where Qt
+    cannot stop its timers; they would fire later on freed memory."""
+
+    def __init__(self, on_result: OnResult[T] | None, on_error: OnError | None) -> None:
+        self.on_result, self.on_error = on_result, on_error
+
+    def __call__(self, done: "Future[T]") -> None:
+        on_result, on_error = self.on_result, self.on_error
+        self.on_result = self.on_error = None
+        if done.cancelled():
+            return
+        failure = done.exception()
+        if failure is None:
+            if on_result is not None:
+                on_result(done.result())
+        elif not isinstance(failure, Exception):
+            log.error("store call ended by %r", failure)
+        elif on_error is not None:
+            on_error(failure)
+        else:
+            log.error("store call failed", exc_info=failure)
+
+
 class StoreCalls(QObject):
     """Submits work to the store thread; delivers results and errors on the UI thread."""
 
@@ -118,21 +144,7 @@ class StoreCalls(QObject):
         on_error: OnError | None = None,
     ) -> None:
         """Call ``on_result`` or ``on_error`` on the UI thread once ``future`` is done."""
-
-        def answer(done: "Future[T]") -> None:
-            if done.cancelled():
-                return
-            failure = done.exception()
-            if failure is None:
-                if on_result is not None:
-                    on_result(done.result())
-            elif not isinstance(failure, Exception):
-                log.error("store call ended by %r", failure)
-            elif on_error is not None:
-                on_error(failure)
-            else:
-                log.error("store call failed", exc_info=failure)
-
+        answer = Answer(on_result, on_error)
         future.add_done_callback(lambda done: self.post(lambda: answer(done)))
 
     def post(self, callback: Callable[[], object]) -> None:
