@@ -85,10 +85,26 @@ class LandingFacts:
 def landing_facts(connection: Connection, versions: list[ArtifactVersion]) -> LandingFacts:
     """The facts a landing is judged by; one statement for a single version (a work item
     filing as it closes), batched IN lists for many."""
+    return send_landing_facts(connection, versions)()
+
+
+def send_landing_facts(
+    connection: Connection, versions: list[ArtifactVersion]
+) -> Callable[[], LandingFacts]:
+    """``landing_facts``, read by calling what is returned: for a single version its one
+    statement is only sent until then (queued, inside ``pipelined`` on PostgreSQL)."""
+    if len(versions) != 1:
+        facts = _facts_of_many(connection, versions)
+        return lambda: facts
+    (version,) = versions
+    values = {"ref": version.ref, "target": version.front.supersedes, "sha": version.sha256}
+    sent = _ONE_LANDING[connection.dialect.name == "postgresql"].send(connection, values)
+    return lambda: _facts_of_one(version, sent.first())
+
+
+def _facts_of_many(connection: Connection, versions: list[ArtifactVersion]) -> LandingFacts:
     if not versions:
         return LandingFacts(set(), {}, set(), [])
-    if len(versions) == 1:
-        return send_landing_facts(connection, versions)()
     table_ = artifact_versions.c
     targets = sorted({v.front.supersedes for v in versions if v.front.supersedes is not None})
     stored = present(connection, table_.ref, [v.ref for v in versions] + targets)
@@ -110,20 +126,6 @@ def _numbers(connection: Connection, count: int) -> list[int]:
         return sorted(int(number) for (number,) in numbers)
     last = connection.execute(select(func.max(artifact_versions.c.seq))).scalar() or 0
     return list(range(last + 1, last + 1 + count))
-
-
-def send_landing_facts(
-    connection: Connection, versions: list[ArtifactVersion]
-) -> Callable[[], LandingFacts]:
-    """``landing_facts``, read by calling what is returned: for a single version its one
-    statement is only sent until then (queued, inside ``pipelined`` on PostgreSQL)."""
-    if len(versions) != 1:
-        facts = landing_facts(connection, versions)
-        return lambda: facts
-    (version,) = versions
-    values = {"ref": version.ref, "target": version.front.supersedes, "sha": version.sha256}
-    sent = _ONE_LANDING[connection.dialect.name == "postgresql"].send(connection, values)
-    return lambda: _facts_of_one(version, sent.first())
 
 
 def _facts_of_one(version: ArtifactVersion, row: Any) -> LandingFacts:

@@ -112,7 +112,7 @@ class WorkQueueRepository:
         """Lease the oldest item in scope that is queued or whose lease expired (see
         ``send_lease``), in a transaction of its own."""
         with self.database.write_pipelined() as connection:
-            taken = take_lease(connection, send_lease(connection, request), request)
+            taken = take_lease(connection, send_lease(connection, request))
         return None if taken is None else taken()
 
     def enqueue_facts(self, item_id: str, capability: str) -> tuple[bool, int | None]:

@@ -99,4 +99,4 @@ def apply_change(
     # (inside a caller's pipeline it surfaces at the COMMIT: see WorkQueueRepository.settle).
     if landings:
         store_landings(connection, landings, facts())
-    return None if lease is None or then is None else take_lease(connection, lease, then)
+    return None if lease is None else take_lease(connection, lease)

@@ -38,7 +38,15 @@ class LeaseRequest:
     log: Callable[[str | None, int], str]
 
 
-def send_lease(connection: Connection, request: LeaseRequest) -> Sent:
+@dataclass(frozen=True)
+class SentLease:
+    """A lease statement sent, and the request it was sent for."""
+
+    request: LeaseRequest
+    sent: Sent
+
+
+def send_lease(connection: Connection, request: LeaseRequest) -> SentLease:
     """Lease the oldest item in scope that is queued or whose lease expired, inside the open
     write transaction: the statement is sent (queued, inside ``pipelined`` on PostgreSQL),
     and ``take_lease`` reads its row."""
@@ -50,20 +58,18 @@ def send_lease(connection: Connection, request: LeaseRequest) -> Sent:
     }
     named = sorted(request.types | {"menu"}) if request.types else []
     values.update((f"in_type_{index}", name) for index, name in enumerate(named))
-    return lease_statement(len(named)).send(connection, values)
+    return SentLease(request, lease_statement(len(named)).send(connection, values))
 
 
-def take_lease(
-    connection: Connection, sent: Sent, request: LeaseRequest
-) -> Callable[[], Leased] | None:
+def take_lease(connection: Connection, lease: SentLease) -> Callable[[], Leased] | None:
     """The leased row of ``send_lease`` (None: nothing was leasable): its work log entry and
     the read of its entries are sent, and the leased item is built by calling what is
     returned, which may wait until the transaction's COMMIT has gone with them (see
     ``Database.write_pipelined``)."""
-    row = sent.first()
+    row = lease.sent.first()
     if row is None:
         return None
-    text = request.log(row.reclaimed_from, row.lease_token)
+    text = lease.request.log(row.reclaimed_from, row.lease_token)
     insert_entries(connection, row.id, [(WORK_LOG, text)])
     entries = ENTRIES_OF.send(connection, {"item_id": row.id})
 
