@@ -15,7 +15,7 @@ import yaml
 from yaml.nodes import ScalarNode
 from yaml.resolver import Resolver
 
-from studio.model.input_limits import MAX_STRING_CHARS, yaml_limit_problem
+from studio.model.input_limits import MAX_DEPTH, MAX_STRING_CHARS, yaml_limit_problem
 
 if TYPE_CHECKING:
     # Checked against the pure-Python loader: libyaml's offers the same composer and
@@ -138,9 +138,77 @@ def load_yaml_text(text: str) -> Any:
     loader = SafeYamlLoader(text)
     loader.has_anchors = "&" in text
     try:
-        return loader.get_single_data()
+        if loader.has_anchors:
+            return loader.get_single_data()
+        node = _BaseLoader.get_single_node(loader)  # composed, not checked yet
+        if node is None:
+            return None
+        try:
+            return _plain_values(loader, node, 0)
+        except _NotPlain:
+            return _checked_values(loader, node)
     finally:
         loader.dispose()
+
+
+def _checked_values(loader: SafeYamlLoader, node: yaml.Node) -> Any:
+    """What ``get_single_data`` builds from a composed document, checked against the limits
+    first."""
+    found = yaml_limit_problem(node, loader.has_anchors)
+    if found is not None:
+        problem, where = found
+        raise YamlLimitError(problem=problem, problem_mark=where.start_mark)
+    return loader.construct_document(node)
+
+
+# --- plain documents ---------------------------------------------------------------------
+# PyYAML's constructor builds each value through a generic dispatch that costs more than
+# composing the document in libyaml. A document without anchors whose mappings have text
+# keys, each written once, and whose values are texts, numbers, booleans, nulls, dates and
+# lists and mappings of those, is built here directly: the values are the ones the
+# constructor would build. Anything else (a merge key, a repeated key, another tag, a limit
+# broken) goes to the constructor, which also reports the problems.
+
+_MAPPING_TAG = "tag:yaml.org,2002:map"
+_SEQUENCE_TAG = "tag:yaml.org,2002:seq"
+_SCALAR_BUILDERS = {
+    "tag:yaml.org,2002:null": yaml.SafeLoader.construct_yaml_null,
+    "tag:yaml.org,2002:bool": yaml.SafeLoader.construct_yaml_bool,
+    "tag:yaml.org,2002:int": yaml.SafeLoader.construct_yaml_int,
+    "tag:yaml.org,2002:float": yaml.SafeLoader.construct_yaml_float,
+    "tag:yaml.org,2002:timestamp": yaml.SafeLoader.construct_yaml_timestamp,
+}
+"""The constructor's own methods for the plain scalars other than text."""
+
+
+class _NotPlain(Exception):
+    """A node the direct build leaves to the constructor."""
+
+
+def _plain_values(loader: SafeYamlLoader, node: yaml.Node, depth: int) -> Any:
+    tag = node.tag
+    if type(node) is yaml.ScalarNode:
+        if tag == _STRING_TAG and len(node.value) <= MAX_STRING_CHARS:
+            return node.value
+        build = _SCALAR_BUILDERS.get(tag)
+        if build is None:
+            raise _NotPlain
+        return build(loader, node)
+    if depth == MAX_DEPTH:
+        raise _NotPlain
+    if tag == _SEQUENCE_TAG and type(node) is yaml.SequenceNode:
+        return [_plain_values(loader, child, depth + 1) for child in node.value]
+    if tag == _MAPPING_TAG and type(node) is yaml.MappingNode:
+        mapping: dict[str, Any] = {}
+        for key_node, value_node in node.value:
+            if key_node.tag != _STRING_TAG or type(key_node) is not yaml.ScalarNode:
+                raise _NotPlain
+            key = key_node.value
+            if key in mapping or len(key) > MAX_STRING_CHARS:
+                raise _NotPlain
+            mapping[key] = _plain_values(loader, value_node, depth + 1)
+        return mapping
+    raise _NotPlain
 
 
 # --- the flat shape ----------------------------------------------------------------------
