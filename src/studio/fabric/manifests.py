@@ -25,6 +25,8 @@ class ManifestShelf:
         self.repository = repository
         self.clock = clock
         self._read: dict[tuple[str, int], PublishedManifest] = {}
+        self._latest: dict[str, int | None] = {}
+        """The latest version of each capability's manifest when this shelf last read it."""
 
     def publish_manifest(self, text: str, where: str = "manifest") -> PublishedManifest:
         """Publish a manifest source: the next version, stamped with the source's hash.
@@ -40,6 +42,7 @@ class ManifestShelf:
         caller has just read which version is the latest (None: none is published)."""
         if version == UNREAD:
             version = self.repository.manifest_version(capability)
+        self._latest[capability] = version
         if version is None:
             return None
         known = self._read.get((capability, version))
@@ -47,6 +50,12 @@ class ManifestShelf:
             return known
         stored = self.repository.manifests(capability)
         return self._published(stored[0]) if stored else None
+
+    def last_read_version(self, capability: str) -> int | None:
+        """The latest version of the capability's manifest when this shelf last read it
+        (None: none was published then); UNREAD if it never has. Another program may have
+        published since: whoever acts on it checks it where it writes."""
+        return self._latest.get(capability, UNREAD)
 
     def manifests(self) -> list[PublishedManifest]:
         """The latest published manifest of every capability, by name."""

@@ -73,23 +73,26 @@ class WorkQueue(QueueCore):
         """Put an item on the queue after Gate A; GateARefusedError (nothing stored) if not."""
         document = read_document(text)
         name = str(document.front.get("id") or "the item")
-        failures = gate_a(document, self._enqueue_facts(document), ENQUEUE)
-        if failures:
-            raise GateARefusedError(name, failures)
-        now = self.clock()
-        item = work_item_of(document, now)
-        queued = log_line(now, f"queued by {by or item.requested_by}; Gate A passed")
-        entries = [
-            *((SNAPSHOT, block) for block in item.snapshot),
-            *((WORK_LOG, line) for line in item.work_log),
-            (WORK_LOG, queued),
-            *((ARTIFACTS, ref) for ref in item.artifacts),
-        ]
-        try:
-            self.repository.insert(item, entries, now)
-        except DuplicateItemError as taken:
-            raise GateARefusedError(name, [GateFailure(1, str(taken))]) from taken
-        return replace(item, status="queued", lease=None, work_log=(*item.work_log, queued))
+        while True:
+            version = self._admitted(document)
+            now = self.clock()
+            item = work_item_of(document, now)
+            queued = log_line(now, f"queued by {by or item.requested_by}; Gate A passed")
+            entries = [
+                *((SNAPSHOT, block) for block in item.snapshot),
+                *((WORK_LOG, line) for line in item.work_log),
+                (WORK_LOG, queued),
+                *((ARTIFACTS, ref) for ref in item.artifacts),
+            ]
+            try:
+                if self.repository.insert(item, entries, now, version):
+                    return replace(
+                        item, status="queued", lease=None, work_log=(*item.work_log, queued)
+                    )
+            except DuplicateItemError as taken:
+                raise GateARefusedError(name, [GateFailure(1, str(taken))]) from taken
+            # A manifest was published after the one Gate A read: judge the item again.
+            self.manifest(item.capability)
 
     # --- the executor's side -------------------------------------------------------------
 

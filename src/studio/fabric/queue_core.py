@@ -10,10 +10,10 @@ from dataclasses import replace
 from datetime import datetime, timedelta
 
 from studio.fabric.manifests import UNREAD, ManifestShelf
-from studio.fabric.queue_errors import StaleLeaseError
+from studio.fabric.queue_errors import GateARefusedError, StaleLeaseError
 from studio.fabric.queue_terms import Pulled, QueueWorld, Scope
 from studio.model.errors import NotAllowedError, StudioError
-from studio.model.gate_a import PULL, GateFacts, GateFailure, Offering, gate_a
+from studio.model.gate_a import ENQUEUE, PULL, GateFacts, GateFailure, Offering, gate_a
 from studio.model.work_item_documents import WorkItemDocument, document_of
 from studio.model.work_items import (
     DEFAULT_CONTEXT_BUDGET,
@@ -25,7 +25,14 @@ from studio.model.work_items import (
     log_line,
 )
 from studio.store.schema import utc_now
-from studio.store.work_queue import Change, Leased, LeaseRequest, WorkQueueRepository
+from studio.store.work_queue import (
+    UNCHECKED,
+    Change,
+    Leased,
+    LeaseRequest,
+    Unchecked,
+    WorkQueueRepository,
+)
 
 LEASE_TTL = timedelta(seconds=30)
 
@@ -65,12 +72,43 @@ class QueueCore(ManifestShelf):
         return GateFacts(self.repository.exists, offering, self.world.resolves)
 
     def _enqueue_facts(self, document: WorkItemDocument) -> GateFacts:
-        """Gate A's facts at enqueue: whether the id is taken and the capability's manifest
-        version read together, in one read."""
+        """Gate A's facts at enqueue, as stored now: whether the id is taken and the
+        capability's manifest version read together, in one read."""
+        return self._enqueue_facts_and_version(document)[0]
+
+    def _admitted(self, document: WorkItemDocument) -> int | Unchecked | None:
+        """Run Gate A as enqueue runs it; GateARefusedError if the item fails it. Returns the
+        manifest version the item was judged on, for the insert to check it is still the
+        latest (the id, too, is checked there). An item is first judged on the version this
+        queue last read, without reading anything; one that fails is judged again on what is
+        stored now, so a refusal never rests on a version read earlier."""
+        item_id, capability = document.front.get("id"), document.front.get("capability")
+        if isinstance(item_id, str) and isinstance(capability, str):
+            remembered = self.last_read_version(capability)
+            if remembered != UNREAD:
+                facts = self._stated_facts(item_id, capability, False, remembered)
+                if not gate_a(document, facts, ENQUEUE):
+                    return remembered
+        facts, version = self._enqueue_facts_and_version(document)
+        failures = gate_a(document, facts, ENQUEUE)
+        if failures:
+            raise GateARefusedError(str(item_id or "the item"), failures)
+        return version
+
+    def _enqueue_facts_and_version(
+        self, document: WorkItemDocument
+    ) -> tuple[GateFacts, int | Unchecked | None]:
         item_id, capability = document.front.get("id"), document.front.get("capability")
         if not isinstance(item_id, str) or not isinstance(capability, str):
-            return self._facts()
+            return self._facts(), UNCHECKED
         taken, version = self.repository.enqueue_facts(item_id, capability)
+        return self._stated_facts(item_id, capability, taken, version), version
+
+    def _stated_facts(
+        self, item_id: str, capability: str, taken: bool, version: int | None
+    ) -> GateFacts:
+        """Gate A's facts with whether ``item_id`` is taken and ``capability``'s latest
+        manifest version given; any other item or capability is read when asked for."""
 
         def id_taken(other: str) -> bool:
             return taken if other == item_id else self.repository.exists(other)

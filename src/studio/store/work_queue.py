@@ -13,6 +13,7 @@ from __future__ import annotations
 from collections.abc import Iterable, Sequence
 from dataclasses import dataclass
 from datetime import datetime
+from enum import Enum
 from typing import Any
 
 from sqlalchemy import (
@@ -75,6 +76,14 @@ class DuplicateItemError(ConflictError):
     """An item id that is on the queue already."""
 
 
+class Unchecked(Enum):
+    UNCHECKED = "unchecked"
+
+
+UNCHECKED = Unchecked.UNCHECKED
+"""An insert that does not check the manifest version."""
+
+
 @dataclass(frozen=True)
 class StoredManifest:
     """One published manifest row."""
@@ -98,15 +107,32 @@ class WorkQueueRepository:
         with self.database.read() as connection:
             return SEQ_BY_ID.first(connection, {"item_id": item_id}) is not None
 
-    def insert(self, item: WorkItem, entries: Iterable[Entry], now: datetime) -> None:
+    def insert(
+        self,
+        item: WorkItem,
+        entries: Iterable[Entry],
+        now: datetime,
+        manifest_version: int | Unchecked | None = UNCHECKED,
+    ) -> bool:
         """Put a new item on the queue with its first entries; DuplicateItemError if its id
-        is taken."""
+        is taken. With ``manifest_version``, only while that is still the latest version of
+        the item's capability's manifest (the one its Gate A read): False, with nothing
+        written, if another has been published since."""
+        duplicate = DuplicateItemError(f"an item with id '{item.id}' is on the queue")
         try:
             with self.database.write_pipelined() as connection:
+                if manifest_version is not UNCHECKED:
+                    facts = {"item_id": item.id, "capability": item.capability}
+                    (found,) = ENQUEUE_FACTS.rows(connection, facts)
+                    if found.taken is not None:
+                        raise duplicate
+                    if found.version != manifest_version:
+                        return False
                 ADD_ITEM.many(connection, [item_values(item, now)])
                 insert_entries(connection, item.id, entries)
-        except IntegrityError as duplicate:
-            raise DuplicateItemError(f"an item with id '{item.id}' is on the queue") from duplicate
+        except IntegrityError as taken:  # by another enqueue at the same moment
+            raise duplicate from taken
+        return True
 
     def lease_next(self, request: LeaseRequest) -> Leased | None:
         """Lease the oldest item in scope that is queued or whose lease expired (see
