@@ -11,7 +11,7 @@ from sqlalchemy.exc import IntegrityError
 
 from studio.store import open_database
 from studio.store.database import Database
-from studio.store.hot_statements import HotStatement, pipelined
+from studio.store.hot_statements import HotStatement, RowsInsert, pipelined
 from studio.store.work_queue_schema import work_item_entries, work_items
 from tests.postgres.test_workers_on_postgres import fresh_database
 
@@ -106,3 +106,37 @@ def test_an_in_list_bound_per_call_is_refused_when_the_statement_compiles(
     )
     with database.read() as connection, pytest.raises(TypeError, match="expanding"):
         expanding.rows(connection, {"some": ["queued"]})
+
+
+@pytest.mark.parametrize("count", [1, 2, 3, RowsInsert.MOST_ROWS, RowsInsert.MOST_ROWS + 1])
+def test_rows_inserted_together_keep_their_order(database: Database, count: int) -> None:
+    entries = RowsInsert(work_item_entries, ("item_id", "section", "text"))
+    rows = [
+        {"item_id": "order-one", "section": "Work log", "text": f"line {n}"} for n in range(count)
+    ]
+    with database.write() as connection:
+        ADD.many(connection, [ROW])
+    with database.write_pipelined() as connection:
+        entries.send(connection, rows[:1])  # one on its own first, as an ack's come after others
+        entries.send(connection, rows[1:])
+
+    query = select(work_item_entries.c.text).order_by(work_item_entries.c.seq)
+    with database.read() as connection:
+        stored = list(connection.execute(query).scalars())
+    assert stored == [row["text"] for row in rows]
+
+
+def test_rows_inserted_together_are_refused_together(database: Database) -> None:
+    entries = RowsInsert(work_item_entries, ("item_id", "section", "text"))
+    with database.write() as connection:
+        ADD.many(connection, [ROW])
+    rows = [
+        {"item_id": "order-one", "section": "Work log", "text": "kept?"},
+        {"item_id": "order-one", "section": "Work log", "text": None},  # text is required
+    ]
+
+    with pytest.raises(IntegrityError), database.write_pipelined() as connection:
+        entries.send(connection, rows)
+
+    with database.read() as connection:
+        assert connection.execute(select(work_item_entries)).first() is None

@@ -26,7 +26,7 @@ from dataclasses import dataclass
 from functools import partial
 from typing import Any
 
-from sqlalchemy import Connection, Dialect, Insert, Select, Update
+from sqlalchemy import Connection, Dialect, Insert, Select, Table, Update, bindparam, insert
 from sqlalchemy.exc import DBAPIError
 from sqlalchemy.sql.compiler import SQLCompiler
 
@@ -95,6 +95,40 @@ class HotStatement:
         if compiled is None:
             compiled = self._compiled[dialect.driver] = _compile(self.statement, dialect)
         return compiled
+
+
+class RowsInsert:
+    """An insert of a few rows as one statement (one ``VALUES`` list, compiled once for each
+    number of rows up to ``MOST_ROWS``), so on PostgreSQL the server runs one statement
+    where ``HotStatement.many`` would run one per row. One row, or more than that, goes as
+    ``many``."""
+
+    MOST_ROWS = 8
+
+    def __init__(self, table: Table, names: Sequence[str]) -> None:
+        self._table, self._names = table, tuple(names)
+        self._one = HotStatement(insert(table).values({name: bindparam(name) for name in names}))
+        self._several: dict[int, HotStatement] = {}
+
+    def send(self, connection: Connection, rows: Sequence[Mapping[str, Any]]) -> None:
+        """Insert the rows, in order (queued inside ``pipelined`` on PostgreSQL)."""
+        if len(rows) < 2 or len(rows) > self.MOST_ROWS:
+            self._one.many(connection, rows)
+            return
+        values = {
+            f"{name}_{index}": row[name] for index, row in enumerate(rows) for name in self._names
+        }
+        self._for(len(rows)).send(connection, values)
+
+    def _for(self, count: int) -> HotStatement:
+        statement = self._several.get(count)
+        if statement is None:
+            listed: list[dict[str, Any]] = [
+                {name: bindparam(f"{name}_{index}") for name in self._names}
+                for index in range(count)
+            ]
+            statement = self._several[count] = HotStatement(insert(self._table).values(listed))
+        return statement
 
 
 class Sent:

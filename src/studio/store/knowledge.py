@@ -60,6 +60,7 @@ from studio.store.knowledge_writes import (
     check_landing,
     insert_all,
     insert_derived,
+    insert_one_landing,
     landing_facts,
     refuse_conflicts,
     send_landing_facts,
@@ -117,11 +118,18 @@ def store_landings(connection: Connection, landings: list[Landing], facts: Landi
     versions = [version for version, _, _ in landings]
     refuse_conflicts(connection, versions, facts)
     rows = [version_values(v, seq) for seq, v in zip(facts.numbers, versions, strict=True)]
+    postgres = connection.dialect.name == "postgresql"
     try:  # bodies by SHA-256: landings sharing one wait for each other, never deadlock
+        if postgres and len(landings) == 1:
+            ((version, text, derivation),) = landings
+            insert_one_landing(
+                connection, rows[0], text, derivation, version.sha256 in facts.bodies
+            )
+            return
         store_bodies(connection, {v.sha256: text for v, text, _ in landings}, facts.bodies)
         insert_all(connection, artifact_versions, rows)  # in order: one may supersede another
     except IntegrityError as clash:
-        if connection.dialect.name != "postgresql":
+        if not postgres:
             raise
         raise landing_clash(versions) from clash
     derived = sorted(((v.ref, d) for v, _, d in landings), key=itemgetter(0))

@@ -11,6 +11,7 @@ from typing import Any
 from sqlalchemy import (
     BindParameter,
     Connection,
+    Insert,
     Label,
     Select,
     Table,
@@ -223,6 +224,25 @@ def store_bodies(connection: Connection, bodies: dict[str, str], stored: set[str
     insert_all(connection, artifact_bodies, new)
 
 
+def insert_one_landing(
+    connection: Connection,
+    version_row: dict[str, Any],
+    text: str,
+    derivation: Derivation | EncodedDerivation,
+    body_stored: bool,
+) -> None:
+    """PostgreSQL: one landing's body (unless it is stored), version row and derivation in
+    one statement: a work item filing as it closes sends it with the rest of its ack."""
+    values = {
+        **version_row,
+        "body": text,
+        "size": len(text.encode("utf-8")),
+        "version_ref": version_row["ref"],
+        "rows": document(derivation),
+    }
+    _ONE_LANDING_INSERTS[not body_stored].send(connection, values)
+
+
 def insert_derived(
     connection: Connection, derivations: list[tuple[str, Derivation | EncodedDerivation]]
 ) -> None:
@@ -290,3 +310,26 @@ _NEW_BODIES = HotStatement(
     .on_conflict_do_nothing()
 )
 """PostgreSQL: bodies not stored yet; one another landing is storing meanwhile is its."""
+
+
+def _one_landing_inserts(with_body: bool) -> Insert:
+    """The body (``with_body``), version and derivation of one landing as one statement, the
+    first two as data-modifying CTEs. The body is stored under the version's own SHA-256."""
+    version = insert(artifact_versions).values(_every_column(artifact_versions))
+    derivation = insert(kg_derivations).values(_every_column(kg_derivations))
+    statement = derivation.add_cte(version.cte("landed_version"))
+    if not with_body:
+        return statement
+    body = (
+        postgresql.insert(artifact_bodies)
+        .values(sha256=bindparam("sha256"), body=bindparam("body"), size=bindparam("size"))
+        .on_conflict_do_nothing()
+    )
+    return statement.add_cte(body.cte("landed_body"))
+
+
+_ONE_LANDING_INSERTS = (
+    HotStatement(_one_landing_inserts(with_body=False)),
+    HotStatement(_one_landing_inserts(with_body=True)),
+)
+"""PostgreSQL: one landing's inserts; [1] with its body, [0] with a body stored already."""

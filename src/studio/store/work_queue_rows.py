@@ -39,7 +39,7 @@ from studio.model.work_items import (
     approvals_of,
     source_of,
 )
-from studio.store.hot_statements import HotStatement
+from studio.store.hot_statements import HotStatement, RowsInsert
 from studio.store.knowledge_schema import artifact_versions
 from studio.store.schema import UtcTimestamp
 from studio.store.work_queue_schema import (
@@ -71,11 +71,7 @@ ENTRIES_OF = HotStatement(
     .where(work_item_entries.c.item_id == bindparam("item_id"))
     .order_by(work_item_entries.c.seq)
 )
-ADD_ENTRIES = HotStatement(
-    insert(work_item_entries).values(
-        {name: bindparam(name) for name in ("item_id", "section", "text")}
-    )
-)
+ADD_ENTRIES = RowsInsert(work_item_entries, ("item_id", "section", "text"))
 ADD_ITEM = HotStatement(insert(work_items).values({name: bindparam(name) for name in ITEM_COLUMNS}))
 _filed_head = (
     select(artifact_versions.c.ref)
@@ -220,7 +216,7 @@ def item_values(item: WorkItem, now: datetime) -> dict[str, Any]:
 
 def insert_entries(connection: Connection, item_id: str, entries: Iterable[Entry]) -> None:
     rows = [{"item_id": item_id, "section": section, "text": text} for section, text in entries]
-    ADD_ENTRIES.many(connection, rows)
+    ADD_ENTRIES.send(connection, rows)
 
 
 def entries_of(connection: Connection, item_id: str) -> list[Entry]:
