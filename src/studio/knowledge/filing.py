@@ -12,7 +12,6 @@ never keeps an item from closing, and never adds items to the subject.
 
 from __future__ import annotations
 
-from dataclasses import replace
 from datetime import UTC, datetime
 from typing import Any
 
@@ -34,8 +33,9 @@ def filed_front(item: WorkItem, runs: list[str]) -> dict[str, Any]:
     if runs:
         produced_by["execution"] = runs[-1]
     extras = {key: value for key, value in item.extra.items() if key not in _STORE_KEYS}
-    fields = envelope(replace(item, extra={}))
-    fields.pop("lease", None)
+    fields = envelope(item)
+    for key in (*item.extra, "lease"):  # an item's extras are never envelope fields
+        fields.pop(key, None)
     return {
         **extras,  # the item's own extra fields never stand in for the record's
         "id": fields.pop("id"),

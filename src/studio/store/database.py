@@ -8,7 +8,7 @@ names the database and the cause; the transaction it interrupted was rolled back
 import sqlite3
 import time
 import weakref
-from collections.abc import Callable, Iterator
+from collections.abc import Iterator
 from contextlib import AbstractContextManager as ContextManager
 from contextlib import contextmanager
 from pathlib import Path
@@ -74,29 +74,19 @@ class Database:
             self._raise_storage_fault(failure, "write to")
             raise
 
-    @contextmanager
-    def read_pipelined(self) -> Iterator[Connection]:
+    def read_pipelined(self) -> ContextManager[Connection]:
         """A read transaction, as ``read``; on PostgreSQL as ``write_pipelined``."""
-        with self._pipelined("read", self.read) as connection:
-            yield connection
+        return self.read() if self.is_sqlite else self._pipelined("read")
 
-    @contextmanager
-    def write_pipelined(self) -> Iterator[Connection]:
+    def write_pipelined(self) -> ContextManager[Connection]:
         """A write transaction, as ``write``; on PostgreSQL a ``pipelined_transaction``:
         its BEGIN goes with its first statements and its COMMIT with its last, so neither
         costs a round trip of its own. What a hot statement sent last returns is read after
         the block."""
-        with self._pipelined("write to", self.write) as connection:
-            yield connection
+        return self.write() if self.is_sqlite else self._pipelined("write to")
 
     @contextmanager
-    def _pipelined(
-        self, doing: str, otherwise: Callable[[], ContextManager[Connection]]
-    ) -> Iterator[Connection]:
-        if self.is_sqlite:
-            with otherwise() as connection:
-                yield connection
-            return
+    def _pipelined(self, doing: str) -> Iterator[Connection]:
         try:
             with self._autocommit.connect() as connection, pipelined_transaction(connection):
                 yield connection

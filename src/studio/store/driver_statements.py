@@ -9,6 +9,7 @@ then run on the driver connection inside the same SQLAlchemy transaction.
 import sqlite3
 from collections.abc import Callable, Mapping
 from dataclasses import dataclass
+from functools import cached_property
 from typing import Any
 
 from sqlalchemy import Connection, Dialect
@@ -29,11 +30,16 @@ class DriverStatement:
 
     def parameters(self, values: Mapping[str, Any]) -> tuple[Any, ...]:
         """Positional driver parameters from named values, converted as SQLAlchemy would."""
-        ordered = (values[name] if name in values else self.constants[name] for name in self.names)
-        return tuple(
-            value if convert is None or value is None else convert(value)
-            for value, convert in zip(ordered, self.converters, strict=True)
-        )
+        constants = self.constants
+        converted = []
+        for name, convert in self._plan:  # a plain loop: this runs for every hot statement
+            value = values[name] if name in values else constants[name]
+            converted.append(value if convert is None or value is None else convert(value))
+        return tuple(converted)
+
+    @cached_property
+    def _plan(self) -> tuple[tuple[str, Callable[[Any], Any] | None], ...]:
+        return tuple(zip(self.names, self.converters, strict=True))
 
     def execute(self, connection: Connection, values: Mapping[str, Any]) -> Any:
         """Run on the connection's driver connection (in its current transaction)."""

@@ -43,8 +43,10 @@ def version_values(version: ArtifactVersion, seq: int) -> dict[str, Any]:
         "seq": seq,
     }
     # Hashed as the database hands it back: once stored, JSON keys are text.
-    stored_json = {"produced_by": json.loads(json.dumps(front.produced_by))}
-    values["version_sha256"] = version_digest(values | stored_json)
+    produced_by = front.produced_by
+    if not all(isinstance(key, str) and isinstance(v, str) for key, v in produced_by.items()):
+        produced_by = json.loads(json.dumps(produced_by))  # text as it is needs no round trip
+    values["version_sha256"] = version_digest(values | {"produced_by": produced_by})
     return values
 
 
