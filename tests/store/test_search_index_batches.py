@@ -7,7 +7,7 @@ import time
 from sqlalchemy import text
 
 from studio.store import KnowledgeRepository
-from studio.store.knowledge_search_index import SEARCH_BATCH
+from studio.store.knowledge_search_index import SEARCH_BATCH, SEARCH_LOOK_EVERY
 from tests.store.test_knowledge_store import JAN, artifact
 
 
@@ -36,6 +36,26 @@ def test_a_search_finds_versions_landed_one_at_a_time(store: KnowledgeRepository
         hits = store.search(f"marker{number}")
         assert [version.front.id for version, _ in hits] == [f"note-{number}"]
     assert _indexed_through(store) == landed
+    _index_agrees_with_the_text(store)
+
+
+def test_landings_after_a_search_leave_at_most_a_batch_and_a_look_waiting(
+    store: KnowledgeRepository,
+) -> None:
+    """A search indexed through version 3, so a full batch waits from version 131 on; only
+    every SEARCH_LOOK_EVERY-th landing looks, and the first to look after that indexes."""
+    for number in range(3):
+        store.add_version(*artifact(f"early-{number}", "# Early\n\nearly words\n", JAN))
+    assert store.search("early") and _indexed_through(store) == 3
+    looked_at = (3 + SEARCH_BATCH + SEARCH_LOOK_EVERY - 1) // SEARCH_LOOK_EVERY * SEARCH_LOOK_EVERY
+    most_waiting = 0
+    for number in range(3, looked_at + 2):
+        store.add_version(*artifact(f"note-{number}", f"# Note\n\nmarker{number} text\n", JAN))
+        most_waiting = max(most_waiting, number + 1 - _indexed_through(store))
+
+    assert _indexed_through(store) == looked_at
+    assert SEARCH_BATCH <= most_waiting < SEARCH_BATCH + SEARCH_LOOK_EVERY
+    assert store.search(f"marker{looked_at + 1}")  # indexes the rest: the index is whole
     _index_agrees_with_the_text(store)
 
 

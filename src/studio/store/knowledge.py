@@ -135,7 +135,7 @@ def store_landings(connection: Connection, landings: list[Landing], facts: Landi
     derived = sorted(((v.ref, d) for v, _, d in landings), key=itemgetter(0))
     insert_derived(connection, derived)
     if connection.dialect.name == "sqlite" and rows:
-        index_when_many_wait(connection)
+        index_when_many_wait(connection, facts.numbers)
 
 
 class KnowledgeRepository:

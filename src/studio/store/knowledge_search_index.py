@@ -3,8 +3,9 @@
 FTS5 writes a new segment for every transaction that adds to the index, and for one version
 that costs several times what the version's own rows cost; the work queue files a record at
 every close, one transaction each. So a landing leaves its versions waiting, and they are
-indexed together: by the landing after which ``SEARCH_BATCH`` versions wait, and by a search,
-which indexes whatever waits before it looks, so it always sees every version landed.
+indexed together: by a landing that finds ``SEARCH_BATCH`` or more waiting (one landing in
+``SEARCH_LOOK_EVERY`` looks), and by a search, which indexes whatever waits before it looks,
+so it always sees every version landed.
 
 The index holds every version up to some ``seq`` and none after it, taken in order; its
 row-size table (one row per indexed version, keyed by ``seq``) says up to which. A version's
@@ -14,6 +15,7 @@ of it does (hits are checked against the SHA-256 the text was landed under).
 """
 
 import logging
+from collections.abc import Sequence
 
 from sqlalchemy import Connection
 
@@ -23,6 +25,8 @@ from studio.store.knowledge_schema import SEARCH_TABLE
 
 SEARCH_BATCH = 128
 """Versions left waiting before a landing indexes them all."""
+SEARCH_LOOK_EVERY = 16
+"""Landings number their versions in order; every this many, one looks how many wait."""
 SEARCH_WAIT_MS = 250
 """How long a search waits for the write lock to index what waits."""
 
@@ -38,9 +42,13 @@ ORDER BY seq
 """
 
 
-def index_when_many_wait(connection: Connection) -> None:
-    """In a landing's transaction (SQLite), after its versions: index every waiting version
-    once ``SEARCH_BATCH`` of them wait."""
+def index_when_many_wait(connection: Connection, numbers: Sequence[int]) -> None:
+    """In a landing's transaction (SQLite), after its versions (numbered ``numbers``, in
+    order): index every waiting version once ``SEARCH_BATCH`` of them wait. Only a landing
+    that takes a number divisible by ``SEARCH_LOOK_EVERY`` looks how many wait, so at most
+    ``SEARCH_BATCH + SEARCH_LOOK_EVERY - 1`` versions are ever left waiting."""
+    if numbers[-1] // SEARCH_LOOK_EVERY == (numbers[0] - 1) // SEARCH_LOOK_EVERY:
+        return
     driver = sqlite_driver(connection)
     if driver.execute(_WAITING).fetchone()[0] >= SEARCH_BATCH:
         driver.execute(_INDEX_WAITING)
