@@ -137,6 +137,27 @@ def test_a_repeated_key_inside_plain_values_is_still_refused_with_its_line(
     assert refused.value.problem_mark.line + 1 == line  # type: ignore[attr-defined]
 
 
+@pytest.mark.parametrize(
+    "text",
+    [
+        "a: 1." + "0" * 1_000_001 + "\n",  # a number as long as no text may be
+        "a: 1" + "_" * 1_000_001 + "\n",
+        "when: 2026-02-30\na: 1\na: 2\n",  # an impossible date beside a repeated key
+        "x: !!bool maybe\na: 1\na: 2\n",
+        "n: " + "7" * 5000 + "\na: 1\na: 2\n",
+    ],
+)
+def test_a_scalar_the_constructor_refuses_is_refused_as_it_refuses_it(text: str) -> None:
+    assert outcome(load_yaml_text, text) == outcome(through_the_constructor, text)
+    assert outcome(load_yaml_text, text)[0] == "refused"  # type: ignore[index]
+
+
+@pytest.mark.parametrize("key", ["yes", "on", "No", "null", "true", "~"])
+def test_a_key_that_is_not_text_reads_as_the_constructor_reads_it(key: str) -> None:
+    text = f"{key}: REQ-1\n"
+    assert outcome(load_yaml_text, text) == outcome(through_the_constructor, text)
+
+
 def test_a_document_nested_too_deep_is_still_refused() -> None:
     text = "value: " + "[" * 250 + "]" * 250 + "\n"
     with pytest.raises(yaml.YAMLError, match="nested deeper than"):

@@ -126,17 +126,17 @@ def test_rows_inserted_together_keep_their_order(database: Database, count: int)
     assert stored == [row["text"] for row in rows]
 
 
-def test_rows_inserted_together_are_refused_together(database: Database) -> None:
-    entries = RowsInsert(work_item_entries, ("item_id", "section", "text"))
-    with database.write() as connection:
-        ADD.many(connection, [ROW])
-    rows = [
-        {"item_id": "order-one", "section": "Work log", "text": "kept?"},
-        {"item_id": "order-one", "section": "Work log", "text": None},  # text is required
-    ]
-
-    with pytest.raises(IntegrityError), database.write_pipelined() as connection:
-        entries.send(connection, rows)
+def test_rows_inserted_together_are_each_converted_as_their_columns_say(
+    database: Database,
+) -> None:
+    items = RowsInsert(work_items, tuple(ROW))
+    rows = [ROW | {"id": f"order-{n}", "created_at": WHEN.replace(day=n)} for n in (1, 2, 3)]
+    with database.write_pipelined() as connection:
+        items.send(connection, rows)
 
     with database.read() as connection:
-        assert connection.execute(select(work_item_entries)).first() is None
+        for row in rows:
+            stored = BY_ID.first(connection, {"item_id": row["id"]})
+            assert stored is not None
+            assert stored.created_at == row["created_at"]
+            assert (stored.extra, stored.context) == (ROW["extra"], ROW["context"])

@@ -89,8 +89,9 @@ class WorkQueue(QueueCore):
                     return replace(
                         item, status="queued", lease=None, work_log=(*item.work_log, queued)
                     )
-            except DuplicateItemError as taken:
-                raise GateARefusedError(name, [GateFailure(1, str(taken))]) from taken
+            except DuplicateItemError as taken:  # judged as a free id: judge it as it is
+                failures = gate_a(document, self._enqueue_facts(document), ENQUEUE)
+                raise GateARefusedError(name, failures or [GateFailure(1, str(taken))]) from taken
             # A manifest was published after the one Gate A read: judge the item again.
             self.manifest(item.capability)
 

@@ -21,7 +21,7 @@ from studio.knowledge.front_matter import artifact_ref, read_front_matter
 from studio.knowledge.landing import ArtifactRejectedError
 from studio.knowledge.lint import lint_front_matter
 from studio.model.knowledge import WORK_ITEM_KIND, ArtifactVersion
-from studio.model.work_items import WorkItem, envelope, render_body
+from studio.model.work_items import WorkItem, envelope_fields, render_body
 from studio.model.yaml_writer import dump_yaml
 from studio.store.knowledge import Landing, body_digest
 
@@ -33,9 +33,8 @@ def filed_front(item: WorkItem, runs: list[str]) -> dict[str, Any]:
     if runs:
         produced_by["execution"] = runs[-1]
     extras = {key: value for key, value in item.extra.items() if key not in _STORE_KEYS}
-    fields = envelope(item)
-    for key in (*item.extra, "lease"):  # an item's extras are never envelope fields
-        fields.pop(key, None)
+    fields = envelope_fields(item)
+    fields.pop("lease", None)
     return {
         **extras,  # the item's own extra fields never stand in for the record's
         "id": fields.pop("id"),

@@ -188,12 +188,17 @@ class _NotPlain(Exception):
 def _plain_values(loader: SafeYamlLoader, node: yaml.Node, depth: int) -> Any:
     tag = node.tag
     if type(node) is yaml.ScalarNode:
-        if tag == _STRING_TAG and len(node.value) <= MAX_STRING_CHARS:
+        if len(node.value) > MAX_STRING_CHARS:
+            raise _NotPlain
+        if tag == _STRING_TAG:
             return node.value
         build = _SCALAR_BUILDERS.get(tag)
         if build is None:
             raise _NotPlain
-        return build(loader, node)
+        try:
+            return build(loader, node)
+        except Exception as failure:  # the constructor raises it, after its checks
+            raise _NotPlain from failure
     if depth == MAX_DEPTH:
         raise _NotPlain
     if tag == _SEQUENCE_TAG and type(node) is yaml.SequenceNode:
@@ -237,6 +242,8 @@ def read_flat_mapping(text: str) -> dict[str, Any] | None:
         key, value = found.groups()
         if key in mapping:
             return None  # the loader reports the repeated key with its line
+        if not _is_plain_string(key):
+            return None  # ``yes``, ``null``… are keys of other types
         parsed = _flat_value(value)
         if parsed is None:
             return None

@@ -249,6 +249,11 @@ def approval_problem(entry: object) -> str | None:
 
 def envelope(item: WorkItem) -> dict[str, Any]:
     """The item's front matter fields, in the envelope's order, as YAML writes them."""
+    return {**envelope_fields(item), **item.extra}
+
+
+def envelope_fields(item: WorkItem) -> dict[str, Any]:
+    """``envelope`` without the item's extra fields."""
     return {
         "id": item.id,
         "artifact": item.artifact,
@@ -262,7 +267,6 @@ def envelope(item: WorkItem) -> dict[str, Any]:
         "approvals": item.recorded_approvals(),
         "context_bounces": item.context_bounces,
         "build_rounds": item.build_rounds,
-        **item.extra,
     }
 
 

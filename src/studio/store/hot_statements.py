@@ -123,8 +123,12 @@ class RowsInsert:
     def _for(self, count: int) -> HotStatement:
         statement = self._several.get(count)
         if statement is None:
-            listed: list[dict[str, Any]] = [
-                {name: bindparam(f"{name}_{index}") for name in self._names}
+            columns = self._table.c
+            listed: list[dict[str, Any]] = [  # typed: only the first row takes the columns'
+                {
+                    name: bindparam(f"{name}_{index}", type_=columns[name].type)
+                    for name in self._names
+                }
                 for index in range(count)
             ]
             statement = self._several[count] = HotStatement(insert(self._table).values(listed))

@@ -231,16 +231,13 @@ def insert_one_landing(
     derivation: Derivation | EncodedDerivation,
     body_stored: bool,
 ) -> None:
-    """PostgreSQL: one landing's body (unless it is stored), version row and derivation in
-    one statement: a work item filing as it closes sends it with the rest of its ack."""
-    values = {
-        **version_row,
-        "body": text,
-        "size": len(text.encode("utf-8")),
-        "version_ref": version_row["ref"],
-        "rows": document(derivation),
-    }
-    _ONE_LANDING_INSERTS[not body_stored].send(connection, values)
+    """PostgreSQL: one landing's body (unless it is stored), then its version row and
+    derivation in one statement: a work item filing as it closes sends them with the rest
+    of its ack."""
+    if not body_stored:  # first, as every landing stores its bodies before its versions
+        body = {"sha256": version_row["sha256"], "body": text, "size": len(text.encode("utf-8"))}
+        _NEW_BODIES.send(connection, body)
+    _VERSION_AND_DERIVATION.send(connection, {**version_row, "rows": document(derivation)})
 
 
 def insert_derived(
@@ -312,24 +309,19 @@ _NEW_BODIES = HotStatement(
 """PostgreSQL: bodies not stored yet; one another landing is storing meanwhile is its."""
 
 
-def _one_landing_inserts(with_body: bool) -> Insert:
-    """The body (``with_body``), version and derivation of one landing as one statement, the
-    first two as data-modifying CTEs. The body is stored under the version's own SHA-256."""
-    version = insert(artifact_versions).values(_every_column(artifact_versions))
-    derivation = insert(kg_derivations).values(_every_column(kg_derivations))
-    statement = derivation.add_cte(version.cte("landed_version"))
-    if not with_body:
-        return statement
-    body = (
-        postgresql.insert(artifact_bodies)
-        .values(sha256=bindparam("sha256"), body=bindparam("body"), size=bindparam("size"))
-        .on_conflict_do_nothing()
+def _version_and_derivation() -> Insert:
+    """A version and its derivation as one statement: the derivation is inserted from what
+    the version's insert returns, so it comes second, as in a landing of many (the order
+    concurrent landings take their locks in)."""
+    version = (
+        insert(artifact_versions)
+        .values(_every_column(artifact_versions))
+        .returning(artifact_versions.c.ref)
+        .cte("landed_version")
     )
-    return statement.add_cte(body.cte("landed_body"))
+    rows = bindparam("rows", type_=kg_derivations.c.rows.type)
+    return insert(kg_derivations).from_select(["version_ref", "rows"], select(version.c.ref, rows))
 
 
-_ONE_LANDING_INSERTS = (
-    HotStatement(_one_landing_inserts(with_body=False)),
-    HotStatement(_one_landing_inserts(with_body=True)),
-)
-"""PostgreSQL: one landing's inserts; [1] with its body, [0] with a body stored already."""
+_VERSION_AND_DERIVATION = HotStatement(_version_and_derivation())
+"""PostgreSQL: one landing's version row and derivation, after its body."""

@@ -38,7 +38,7 @@ from studio.store.knowledge import (
     check_landing,
     landing_clash,
 )
-from studio.store.turns import CAPABILITY_MANIFESTS, take_turn
+from studio.store.turns import CAPABILITY_MANIFESTS, share_turn, take_turn
 from studio.store.work_queue_changes import (
     Change,
     Decision,
@@ -122,6 +122,7 @@ class WorkQueueRepository:
         try:
             with self.database.write_pipelined() as connection:
                 if manifest_version is not UNCHECKED:
+                    share_turn(connection, CAPABILITY_MANIFESTS)  # no publishing till COMMIT
                     facts = {"item_id": item.id, "capability": item.capability}
                     (found,) = ENQUEUE_FACTS.rows(connection, facts)
                     if found.taken is not None:
