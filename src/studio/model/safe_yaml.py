@@ -234,6 +234,8 @@ def read_flat_mapping(text: str) -> dict[str, Any] | None:
     None, for the loader, which also reports the problems."""
     if len(text) > MAX_STRING_CHARS:
         return None  # it may hold a text over the limit: the loader, which checks it, says so
+    if text.startswith((" ", "\t")) or "\n " in text or "\n\t" in text:
+        return None  # an indented line: nesting, which no flat line is
     mapping: dict[str, Any] = {}
     for line in text.splitlines():
         found = _FLAT_LINE.fullmatch(line)
