@@ -41,7 +41,7 @@ def test_a_duplicate_item_stores_nothing_and_the_next_enqueue_goes_through(
     twin = work_item_of(read_document(item_text("order-one", artifact="wireframe")), NOW)
 
     with pytest.raises(DuplicateItemError, match="order-one"):
-        repository.insert(twin, [(WORK_LOG, "queued again")], NOW)
+        repository.insert(twin, [(WORK_LOG, "queued again")], NOW, 1)
 
     assert item_state(database, "order-one") == before
     assert queue.enqueue(item_text("order-two")).status == "queued"

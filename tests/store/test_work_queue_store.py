@@ -35,7 +35,8 @@ def repository(tmp_path: Path) -> Iterator[WorkQueueRepository]:
 
 def put(repository: WorkQueueRepository, item_id: str, **fields: object) -> None:
     item = work_item_of(read_document(item_text(item_id, **fields)), NOW)
-    repository.insert(item, [(WORK_LOG, f"queued {item_id}")], NOW)
+    version = repository.manifest_version(item.capability)
+    assert repository.insert(item, [(WORK_LOG, f"queued {item_id}")], NOW, version)
 
 
 def take(

@@ -25,14 +25,7 @@ from studio.model.work_items import (
     log_line,
 )
 from studio.store.schema import utc_now
-from studio.store.work_queue import (
-    UNCHECKED,
-    Change,
-    Leased,
-    LeaseRequest,
-    Unchecked,
-    WorkQueueRepository,
-)
+from studio.store.work_queue import Change, Leased, LeaseRequest, WorkQueueRepository
 
 LEASE_TTL = timedelta(seconds=30)
 
@@ -76,7 +69,7 @@ class QueueCore(ManifestShelf):
         capability's manifest version read together, in one read."""
         return self._enqueue_facts_and_version(document)[0]
 
-    def _admitted(self, document: WorkItemDocument) -> int | Unchecked | None:
+    def _admitted(self, document: WorkItemDocument) -> int | None:
         """Run Gate A as enqueue runs it; GateARefusedError if the item fails it. Returns the
         manifest version the item was judged on, for the insert to check it is still the
         latest (the id, too, is checked there). An item is first judged on the version this
@@ -97,10 +90,10 @@ class QueueCore(ManifestShelf):
 
     def _enqueue_facts_and_version(
         self, document: WorkItemDocument
-    ) -> tuple[GateFacts, int | Unchecked | None]:
+    ) -> tuple[GateFacts, int | None]:
         item_id, capability = document.front.get("id"), document.front.get("capability")
         if not isinstance(item_id, str) or not isinstance(capability, str):
-            return self._facts(), UNCHECKED
+            return self._facts(), None  # Gate A refuses it: rule 1 or rule 2
         taken, version = self.repository.enqueue_facts(item_id, capability)
         return self._stated_facts(item_id, capability, taken, version), version
 

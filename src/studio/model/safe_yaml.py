@@ -44,11 +44,15 @@ class SafeYamlLoader(_BaseLoader):
     def get_single_node(self) -> yaml.Node | None:
         """The composed document, checked against the limits before any value is built."""
         node = super().get_single_node()
+        self.check_limits(node)
+        return node
+
+    def check_limits(self, node: yaml.Node | None) -> None:
+        """Raise YamlLimitError if the composed document breaks an input limit."""
         found = yaml_limit_problem(node, self.has_anchors)
         if found is not None:
             problem, where = found
             raise YamlLimitError(problem=problem, problem_mark=where.start_mark)
-        return node
 
     def construct_mapping(self, node: yaml.MappingNode, deep: bool = False) -> dict:
         """A mapping whose keys, as written, are all different; ``<<`` merges still apply,
@@ -145,20 +149,11 @@ def load_yaml_text(text: str) -> Any:
             return None
         try:
             return _plain_values(loader, node, 0)
-        except _NotPlain:
-            return _checked_values(loader, node)
+        except _NotPlain:  # as get_single_data builds it
+            loader.check_limits(node)
+            return loader.construct_document(node)
     finally:
         loader.dispose()
-
-
-def _checked_values(loader: SafeYamlLoader, node: yaml.Node) -> Any:
-    """What ``get_single_data`` builds from a composed document, checked against the limits
-    first."""
-    found = yaml_limit_problem(node, loader.has_anchors)
-    if found is not None:
-        problem, where = found
-        raise YamlLimitError(problem=problem, problem_mark=where.start_mark)
-    return loader.construct_document(node)
 
 
 # --- plain documents ---------------------------------------------------------------------

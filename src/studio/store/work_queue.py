@@ -13,7 +13,6 @@ from __future__ import annotations
 from collections.abc import Iterable, Sequence
 from dataclasses import dataclass
 from datetime import datetime
-from enum import Enum
 from typing import Any
 
 from sqlalchemy import (
@@ -76,14 +75,6 @@ class DuplicateItemError(ConflictError):
     """An item id that is on the queue already."""
 
 
-class Unchecked(Enum):
-    UNCHECKED = "unchecked"
-
-
-UNCHECKED = Unchecked.UNCHECKED
-"""An insert that does not check the manifest version."""
-
-
 @dataclass(frozen=True)
 class StoredManifest:
     """One published manifest row."""
@@ -108,27 +99,22 @@ class WorkQueueRepository:
             return SEQ_BY_ID.first(connection, {"item_id": item_id}) is not None
 
     def insert(
-        self,
-        item: WorkItem,
-        entries: Iterable[Entry],
-        now: datetime,
-        manifest_version: int | Unchecked | None = UNCHECKED,
+        self, item: WorkItem, entries: Iterable[Entry], now: datetime, manifest_version: int | None
     ) -> bool:
-        """Put a new item on the queue with its first entries; DuplicateItemError if its id
-        is taken. With ``manifest_version``, only while that is still the latest version of
-        the item's capability's manifest (the one its Gate A read): False, with nothing
-        written, if another has been published since."""
+        """Put a new item on the queue with its first entries, while ``manifest_version`` is
+        still the latest version of its capability's manifest (the one its Gate A read; None:
+        none published). DuplicateItemError if its id is taken; False, with nothing written,
+        if another manifest has been published since."""
         duplicate = DuplicateItemError(f"an item with id '{item.id}' is on the queue")
         try:
             with self.database.write_pipelined() as connection:
-                if manifest_version is not UNCHECKED:
-                    share_turn(connection, CAPABILITY_MANIFESTS)  # no publishing till COMMIT
-                    facts = {"item_id": item.id, "capability": item.capability}
-                    (found,) = ENQUEUE_FACTS.rows(connection, facts)
-                    if found.taken is not None:
-                        raise duplicate
-                    if found.version != manifest_version:
-                        return False
+                share_turn(connection, CAPABILITY_MANIFESTS)  # no publishing till COMMIT
+                facts = {"item_id": item.id, "capability": item.capability}
+                (found,) = ENQUEUE_FACTS.rows(connection, facts)
+                if found.taken is not None:
+                    raise duplicate
+                if found.version != manifest_version:
+                    return False
                 ADD_ITEM.many(connection, [item_values(item, now)])
                 insert_entries(connection, item.id, entries)
         except IntegrityError as taken:  # by another enqueue at the same moment
