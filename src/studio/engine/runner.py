@@ -214,6 +214,14 @@ class StepRunner:
         unwinding = record.compensation_status == RUNNING_UNWIND
         if record.is_finished and not unwinding:
             return record
+        # A node's step is one write transaction: on a held connection it skips the pool.
+        with self.executions.database.holding_writer():
+            await self._claimed_drive(record)
+        return self.executions.get(execution_id)
+
+    async def _claimed_drive(self, record: ExecutionRecord) -> None:
+        """Claim the execution, drive it (or finish its unwind) and let go of it."""
+        execution_id = record.execution_id
         self._claim(execution_id)
         try:
             workflow = self.workflows.get_version(record.workflow_id, record.workflow_version)
@@ -239,7 +247,6 @@ class StepRunner:
         finally:
             self._runs.pop(execution_id, None)
             self._release(execution_id)
-        return self.executions.get(execution_id)
 
     def _agents_of(self, execution_id: str) -> AgentSource:
         """The agent definitions the execution pinned (the current ones for an execution

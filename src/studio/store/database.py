@@ -6,6 +6,7 @@ under the database (full disk, read-only file, damaged file) becomes a StorageFa
 names the database and the cause; the transaction it interrupted was rolled back whole."""
 
 import sqlite3
+import threading
 import time
 import weakref
 from collections.abc import Iterator
@@ -43,6 +44,7 @@ class Database:
         """Where ``read_pipelined``/``write_pipelined`` begin and commit transactions
         themselves (not on SQLite)."""
         self._session_end = weakref.finalize(self, _end_session, engine, None)
+        self._held = _HeldWriter()
 
     @property
     def url(self) -> str:
@@ -66,7 +68,43 @@ class Database:
 
     @contextmanager
     def write(self) -> Iterator[Connection]:
-        """A connection in a write transaction, committed on success (SQLite: BEGIN IMMEDIATE)."""
+        """A connection in a write transaction, committed on success (SQLite: BEGIN IMMEDIATE).
+
+        Inside ``holding_writer`` on the same thread, the transaction begins on the held
+        connection instead of one checked out of the pool for it."""
+        held = self._held.connection
+        if held is None or held.in_transaction():
+            with self._pooled_write() as connection:
+                yield connection
+            return
+        try:
+            with held.begin():
+                yield held
+        except BaseException as failure:
+            self._held.let_go()  # whatever broke the transaction, the pool takes over
+            if isinstance(failure, (DBAPIError, sqlite3.Error)):
+                self._raise_storage_fault(failure, "write to")
+            raise
+
+    @contextmanager
+    def holding_writer(self) -> Iterator[None]:
+        """Keep one write connection for this thread while the block runs, so that each of
+        its write transactions skips the pool: a step runner writes one a node, and the
+        checkout and return cost it as much as SQLite's own BEGIN and COMMIT. Blocks may
+        nest, on one thread or several; a connection is held per thread, until its
+        outermost block ends."""
+        try:
+            self._held.hold(self._writer)
+        except (DBAPIError, sqlite3.Error) as failure:
+            self._raise_storage_fault(failure, "write to")
+            raise
+        try:
+            yield
+        finally:
+            self._held.release()
+
+    @contextmanager
+    def _pooled_write(self) -> Iterator[Connection]:
         try:
             with self._writer.begin() as connection:
                 yield connection
@@ -157,6 +195,31 @@ class Database:
         if isinstance(fault, DamagedDatabaseError) and self.file is not None:
             file_health.record_damage(self.file, fault.problem)
         raise fault from failure
+
+
+class _HeldWriter(threading.local):
+    """The write connection a thread holds inside ``Database.holding_writer``: taken at
+    the outermost block's start and closed back into the pool at its end, or as soon as a
+    write on it fails (the block's later writes then go through the pool)."""
+
+    def __init__(self) -> None:
+        self.holders = 0
+        self.connection: Connection | None = None
+
+    def hold(self, source: Engine) -> None:
+        if self.holders == 0:
+            self.connection = source.connect()
+        self.holders += 1
+
+    def release(self) -> None:
+        self.holders -= 1
+        if self.holders == 0:
+            self.let_go()
+
+    def let_go(self) -> None:
+        connection, self.connection = self.connection, None
+        if connection is not None:
+            connection.close()
 
 
 def database_url(target: str | Path) -> str:
