@@ -182,7 +182,12 @@ class WorkflowRepository:
             row = connection.execute(query).first()
             if row is None:
                 raise NotFoundError(f"{WORKFLOW_NOT_FOUND}: no version {version} of {workflow_id}")
-            live = fetch_workflow_row(connection, workflow_id)
+            # The live row's fields the version takes, without its definition to decode.
+            live = connection.execute(
+                select(*_LIVE_FIELDS_OF_A_VERSION).where(workflows.c.id == workflow_id)
+            ).first()
+            if live is None:
+                raise NotFoundError(WORKFLOW_NOT_FOUND)
         return _workflow_from_data(
             row.definition,
             id=workflow_id,
@@ -304,6 +309,16 @@ def _row_values(workflow: Workflow) -> dict[str, Any]:
 
 def _definition(workflow: Workflow) -> dict[str, Any]:
     return workflow.model_dump(mode="json", by_alias=True, exclude=set(SERVER_FIELDS))
+
+
+_LIVE_FIELDS_OF_A_VERSION = (
+    workflows.c.app_id,
+    workflows.c.org_id,
+    workflows.c.blueprint_id,
+    workflows.c.blueprint_version,
+    workflows.c.created_at,
+)
+"""What a stored version of a workflow takes from the workflow's row."""
 
 
 def fetch_workflow_row(connection: Connection, workflow_id: str) -> Row:
