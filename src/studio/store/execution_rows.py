@@ -2,12 +2,11 @@
 execution starts with (pending, or taken over from an earlier execution)."""
 
 import json
-from collections.abc import Sequence
 from dataclasses import fields
 from datetime import datetime
 from typing import Any
 
-from sqlalchemy import Connection, Select, select
+from sqlalchemy import Connection, bindparam, insert, select
 
 from studio.model.execution import (
     COMPLETED,
@@ -18,6 +17,7 @@ from studio.model.execution import (
     item_count,
 )
 from studio.store.event_log import append_event
+from studio.store.hot_statements import HotStatement
 from studio.store.row_records import RecordReader
 from studio.store.schema import node_results
 
@@ -30,20 +30,41 @@ _NODE_RESULT_COLUMNS = tuple(node_results.c[f.name] for f in fields(NodeResult) 
 """The node_results columns of a NodeResult's fields, in their order."""
 
 
-def node_results_query(execution_id: str) -> Select[Any]:
-    """The execution's node rows in workflow order, each as a NodeResult's fields in order
-    (see ``node_result_of``)."""
-    return (
-        select(*_NODE_RESULT_COLUMNS)
-        .where(node_results.c.execution_id == execution_id)
-        .order_by(node_results.c.position)
+_NODE_RESULTS = HotStatement(
+    select(*_NODE_RESULT_COLUMNS)
+    .where(node_results.c.execution_id == bindparam("execution_id"))
+    .order_by(node_results.c.position)
+)
+"""The execution's node rows in workflow order, each as a NodeResult's fields in order: a
+run reads its thousand rows at its start and its end."""
+
+
+def node_results_of(connection: Connection, execution_id: str) -> list[NodeResult]:
+    """The execution's node results in workflow order."""
+    return [
+        NodeResult(*row) for row in _NODE_RESULTS.rows(connection, {"execution_id": execution_id})
+    ]
+
+
+INITIAL_ROWS = HotStatement(
+    insert(node_results).values(
+        {
+            name: bindparam(name)
+            for name in (
+                "execution_id",
+                "node_id",
+                "position",
+                "status",
+                "retry_count",
+                "input",
+                "output",
+                "started_at",
+                "completed_at",
+            )
+        }
     )
-
-
-def node_result_of(row: Sequence[Any]) -> NodeResult:
-    """A row of ``node_results_query`` as a record: read by position, for an execution's
-    thousand rows are read at every start and end of a run."""
-    return NodeResult(*row)
+)
+"""Inserts ``initial_row``s (``HotStatement.many``): a run inserts one a node as it starts."""
 
 
 execution_event = RecordReader(ExecutionEvent)

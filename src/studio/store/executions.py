@@ -39,13 +39,13 @@ from studio.store.database import Database
 from studio.store.event_log import append_event
 from studio.store.execution_claims import ExecutionClaims
 from studio.store.execution_rows import (
+    INITIAL_ROWS,
     announce_reused,
     created_record,
     execution_event,
     execution_record,
     initial_row,
-    node_result_of,
-    node_results_query,
+    node_results_of,
 )
 from studio.store.node_transitions import NodeTransition, apply_node_transitions
 from studio.store.schema import (
@@ -98,8 +98,7 @@ class ExecutionRepository(ExecutionClaims, CompensationRecords):
                 initial_row(execution_id, index, node.id, reused.get(node.id))
                 for index, node in enumerate(workflow.nodes)
             ]
-            if rows:
-                connection.execute(insert(node_results), rows)
+            INITIAL_ROWS.many(connection, rows)
             payload = {"workflowId": workflow.id, "workflowVersion": workflow.version}
             event = append_event(
                 connection, execution_id, "execution.created", None, payload | (origin or {}), now
@@ -117,8 +116,7 @@ class ExecutionRepository(ExecutionClaims, CompensationRecords):
             ).first()
             if row is None:
                 raise NotFoundError(EXECUTION_NOT_FOUND)
-            rows = connection.execute(node_results_query(execution_id))
-            results = [node_result_of(row) for row in rows]
+            results = node_results_of(connection, execution_id)
         return execution_record(row, node_results={result.node_id: result for result in results})
 
     def status(self, execution_id: str) -> str:
