@@ -33,17 +33,17 @@ class UtcTimestamp(TypeDecorator):
     impl = String(32)
     cache_ok = True
     _last_written: tuple[datetime, str] | None = None
-    """The last moment written and its text: a write stamps its rows and events with one
-    ``now``, so the same moment is written several times in a row."""
+    """The last moment written, in any column, and its text: a write stamps its rows and
+    events with one ``now``, so the same moment is written several times in a row."""
 
     def process_bind_param(self, value: datetime | None, dialect) -> str | None:
         if value is None:
             return None
-        last = self._last_written
+        last = UtcTimestamp._last_written
         if last is not None and last[0] is value:
             return last[1]
         text = self._text_of(value)
-        self._last_written = (value, text)
+        UtcTimestamp._last_written = (value, text)
         return text
 
     @staticmethod
