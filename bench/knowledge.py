@@ -21,7 +21,8 @@ sys.path.sort(key=lambda entry: Path(entry or ".").resolve() == Path(__file__).r
 
 from markdown_it import MarkdownIt
 
-from studio.store import KnowledgeRepository, open_database
+from studio.store import open_database
+from studio.store.knowledge import KnowledgeRepository
 
 
 @dataclass(frozen=True)

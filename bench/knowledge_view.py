@@ -77,7 +77,8 @@ from studio.knowledge.graph_layout import StableLayout
 from studio.knowledge.graph_view import ViewQuery, view_of
 from studio.knowledge.knowledge_base import KnowledgeBase
 from studio.knowledge.knowledge_history import read_history
-from studio.store import KnowledgeRepository, open_database
+from studio.store import open_database
+from studio.store.knowledge import KnowledgeRepository
 from studio.ui.app import create_application
 from studio.ui.knowledge.graph_canvas import KnowledgeCanvas
 from studio.ui.knowledge.knowledge_mode import KnowledgeMode

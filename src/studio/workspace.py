@@ -39,20 +39,19 @@ from studio.store import (
     Database,
     DatabaseError,
     ExecutionRepository,
-    KnowledgeRepository,
     WorkflowRepository,
     open_database,
 )
 from studio.store.human_tasks import HumanTaskRepository
-from studio.store.knowledge import Landing
-from studio.store.work_queue import WorkQueueRepository
 
 if TYPE_CHECKING:
     from studio.fabric.queue import WorkQueue
     from studio.knowledge.knowledge_base import KnowledgeBase
+    from studio.store.knowledge import KnowledgeRepository, Landing
 
-# The knowledge store's graph (networkx) and the work queue load when first asked for: a
-# run, a validation or any other command that needs neither starts without them.
+# The knowledge store (its repository and its graph, networkx) and the work queue load when
+# first asked for: a run, a validation or any other command that needs neither starts
+# without them.
 
 DATA_DIR_VARIABLE = "STUDIO_DATA_DIR"
 DATABASE_VARIABLE = "STUDIO_DB"
@@ -99,7 +98,7 @@ class WorkspaceWorld:
     """What the work queue asks of a workspace: sources resolved against its knowledge store
     and folder, and closed items filed to that store."""
 
-    def __init__(self, knowledge: KnowledgeRepository, folder: Path) -> None:
+    def __init__(self, knowledge: "KnowledgeRepository", folder: Path) -> None:
         from studio.fabric.sources import SourceResolver
 
         self.knowledge = knowledge
@@ -108,7 +107,7 @@ class WorkspaceWorld:
     def resolves(self, source: ContextSource) -> bool:
         return self.sources.resolves(source)
 
-    def filing(self, item: WorkItem, head: str | None) -> Landing:
+    def filing(self, item: WorkItem, head: str | None) -> "Landing":
         from studio.knowledge.filing import filing_landing
 
         runs = []
@@ -220,6 +219,7 @@ class Workspace:
     def knowledge(self) -> "KnowledgeBase":
         """The knowledge store: landed artifacts and the graph derived from them."""
         from studio.knowledge.knowledge_base import KnowledgeBase
+        from studio.store.knowledge import KnowledgeRepository
 
         return KnowledgeBase(KnowledgeRepository(self.database))
 
@@ -293,6 +293,8 @@ class Workspace:
         """A work queue over ``database`` (this workspace's, or another server's), filing to
         the knowledge store in the same database; ``settings`` as WorkQueue takes them."""
         from studio.fabric.queue import WorkQueue
+        from studio.store.knowledge import KnowledgeRepository
+        from studio.store.work_queue import WorkQueueRepository
 
         repository = KnowledgeRepository(database)
         world = WorkspaceWorld(repository, self.data_dir)

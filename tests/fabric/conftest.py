@@ -20,7 +20,8 @@ from sqlalchemy import create_engine
 from sqlalchemy.engine import make_url
 
 from studio.fabric.queue import QueueWorld, WorkQueue
-from studio.store import Database, KnowledgeRepository, open_database
+from studio.store import Database, open_database
+from studio.store.knowledge import KnowledgeRepository
 from studio.store.work_queue import WorkQueueRepository
 from studio.workspace import WorkspaceWorld
 from tests.fabric.items import BRIEF, MANIFEST

@@ -68,8 +68,8 @@ from studio.model.errors import StudioError
 from studio.model.gate_a import PULL, GateFacts, gate_a
 from studio.model.work_item_documents import read_document
 from studio.model.work_items import SECTIONS, WorkItem
-from studio.store import Database, KnowledgeRepository, open_database
-from studio.store.knowledge import Landing
+from studio.store import Database, open_database
+from studio.store.knowledge import KnowledgeRepository, Landing
 from studio.store.work_queue import WorkQueueRepository
 from studio.store.work_queue_schema import (
     capability_manifests,

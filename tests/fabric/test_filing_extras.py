@@ -4,7 +4,8 @@ its stored row holds (a pull would park such an item; a person's kill files it a
 from __future__ import annotations
 
 from studio.fabric.queue import WorkQueue
-from studio.store import Database, KnowledgeRepository
+from studio.store import Database
+from studio.store.knowledge import KnowledgeRepository
 from tests.fabric.items import item_text
 from tests.fabric.test_conformance import change_row
 

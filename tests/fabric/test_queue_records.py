@@ -12,7 +12,7 @@ from studio.model.errors import StudioError
 from studio.model.knowledge import WORK_ITEM_KIND
 from studio.model.work_item_documents import read_document
 from studio.model.work_items import ContextSource, render_work_item
-from studio.store import KnowledgeRepository
+from studio.store.knowledge import KnowledgeRepository
 from tests.fabric.items import CAPABILITY, item_text
 
 DESIGNERS = Scope(CAPABILITY)

@@ -7,7 +7,8 @@ from studio.knowledge.filing import filing_landing
 from studio.knowledge.knowledge_base import KnowledgeBase
 from studio.model.knowledge import ORDERED, RUN, WORK_ITEM_KIND
 from studio.model.work_items import ContextSource, WorkItem
-from studio.store import KnowledgeRepository, open_database
+from studio.store import open_database
+from studio.store.knowledge import KnowledgeRepository
 
 QUOTED_BLOCKS = """Design the checkout. The old requirement read:
 

@@ -18,7 +18,7 @@ from studio.knowledge import lint
 from studio.knowledge.front_matter import split_artifact
 from studio.knowledge.knowledge_base import KnowledgeBase, Landed
 from studio.knowledge.landing import ArtifactRejectedError, with_supersedes
-from studio.store import ArtifactIntegrityError
+from studio.store.knowledge import ArtifactIntegrityError
 from studio.workspace import Workspace
 from tests.knowledge.test_lint import BASE, CASES, PREVIOUS
 

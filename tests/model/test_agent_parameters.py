@@ -1,5 +1,8 @@
 """Agent parameters held to the agent's JSON Schema: one check for publish, dispatch and drawer."""
 
+import subprocess
+import sys
+
 import pytest
 
 from studio.model import AgentDefinition, AgentRegistry, Workflow
@@ -10,6 +13,7 @@ from studio.model.agent_parameters import (
     parameter_problems,
 )
 from studio.model.publish_rules import publish_problems
+from tests.cli_runner import REPO_ROOT
 
 SCHEMA = {
     "type": "object",
@@ -101,3 +105,19 @@ def test_publish_names_the_node_and_the_parameter_of_each_failure() -> None:
             "parameter 'mode': This value is not one of the choices the agent declares.",
         ),
     ]
+
+
+def test_jsonschema_loads_when_a_schema_is_first_checked() -> None:
+    checking = (
+        "import sys\n"
+        "import studio.model\n"
+        "from studio.model.agent_parameters import refusal\n"
+        "print('jsonschema' in sys.modules)\n"
+        "refusal({'type': 'object', 'required': ['mode']}, {})\n"
+        "print('jsonschema' in sys.modules)\n"
+    )
+    run = subprocess.run(
+        [sys.executable, "-c", checking], capture_output=True, text=True, cwd=REPO_ROOT, timeout=60
+    )
+    assert run.returncode == 0, run.stderr
+    assert run.stdout.split() == ["False", "True"]

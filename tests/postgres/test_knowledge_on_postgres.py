@@ -16,7 +16,8 @@ from sqlalchemy.exc import IntegrityError
 
 from studio.knowledge.knowledge_base import KnowledgeBase
 from studio.knowledge.landing import ArtifactRejectedError
-from studio.store import ArtifactIntegrityError, KnowledgeRepository, migrations, open_database
+from studio.store import migrations, open_database
+from studio.store.knowledge import ArtifactIntegrityError, KnowledgeRepository
 from studio.store.knowledge_integrity import DamagedVersion
 from tests.knowledge.test_lint import BASE, longest_landing, with_key
 from tests.store.test_knowledge_store import FEB, JAN, MAR, artifact

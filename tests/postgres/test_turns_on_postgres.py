@@ -17,14 +17,8 @@ from studio.knowledge.knowledge_base import KnowledgeBase
 from studio.knowledge.landing import ArtifactRejectedError, LandingBatch
 from studio.model import AgentRegistry
 from studio.model.agent_library import DEFAULT, SYSTEM
-from studio.store import (
-    AgentLibraryRepository,
-    Database,
-    KnowledgeRepository,
-    open_database,
-    work_queue_changes,
-)
-from studio.store.knowledge import KnowledgeConflictError
+from studio.store import AgentLibraryRepository, Database, open_database, work_queue_changes
+from studio.store.knowledge import KnowledgeConflictError, KnowledgeRepository
 from studio.store.knowledge_schema import VERSION_NUMBERS, artifact_versions
 from studio.store.work_queue import Change, WorkQueueRepository
 from tests.fabric.conftest import world_of

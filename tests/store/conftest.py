@@ -4,7 +4,8 @@ from pathlib import Path
 
 import pytest
 
-from studio.store import KnowledgeRepository, open_database
+from studio.store import open_database
+from studio.store.knowledge import KnowledgeRepository
 
 
 @pytest.fixture

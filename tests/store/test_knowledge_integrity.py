@@ -11,13 +11,8 @@ import pytest
 from sqlalchemy import UniqueConstraint, inspect, text
 
 from studio.model import Workflow
-from studio.store import (
-    ArtifactIntegrityError,
-    KnowledgeRepository,
-    WorkflowRepository,
-    migrations,
-    open_database,
-)
+from studio.store import WorkflowRepository, migrations, open_database
+from studio.store.knowledge import ArtifactIntegrityError, KnowledgeRepository
 from studio.store.knowledge_integrity import DamagedVersion
 from studio.store.knowledge_schema import UNIQUE_KEYS, knowledge_metadata
 from studio.store.migrations import SCHEMA_VERSION

@@ -22,14 +22,12 @@ from studio.model.knowledge import (
     GraphNode,
     Link,
 )
-from studio.store import (
+from studio.store import WorkflowRepository, migrations, open_database
+from studio.store.knowledge import (
     ArtifactIntegrityError,
     KnowledgeConflictError,
     KnowledgeRepository,
     KnowledgeSearchError,
-    WorkflowRepository,
-    migrations,
-    open_database,
 )
 from studio.store.knowledge_integrity import DamagedVersion
 from studio.store.migrations import SCHEMA_VERSION

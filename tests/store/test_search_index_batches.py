@@ -6,7 +6,7 @@ import time
 
 from sqlalchemy import text
 
-from studio.store import KnowledgeRepository
+from studio.store.knowledge import KnowledgeRepository
 from studio.store.knowledge_search_index import SEARCH_BATCH, SEARCH_LOOK_EVERY
 from tests.store.test_knowledge_store import JAN, artifact
 

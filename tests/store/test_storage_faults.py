@@ -190,7 +190,7 @@ def test_landing_knowledge_on_a_full_disk_fails_in_words_and_lands_nothing(
     tmp_path: Path,
 ) -> None:
     from studio.knowledge.knowledge_base import KnowledgeBase
-    from studio.store import KnowledgeRepository
+    from studio.store.knowledge import KnowledgeRepository
     from tests.store.storage_faults import CORPUS
 
     with small_disk(tmp_path / "disk") as disk:

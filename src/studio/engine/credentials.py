@@ -18,9 +18,6 @@ import re
 from collections.abc import Iterable, Mapping
 from typing import Any
 
-import keyring
-import keyring.errors
-
 ENV_SCHEME = "env"
 KEYRING_SCHEME = "keyring"
 REDACTED = "[redacted]"
@@ -99,6 +96,10 @@ def _from_keyring(reference: str, location: str) -> str:
             f"credential reference '{reference}' must name a service and a user, "
             "as in 'keyring:SERVICE/NAME'"
         )
+    # The keyring and its backends load here, when a reference first names it.
+    import keyring
+    import keyring.errors
+
     try:
         value = keyring.get_password(service, user)
     except keyring.errors.KeyringError as failure:

@@ -4,17 +4,19 @@ Publishing reports each failure as a problem naming the node and the parameter, 
 refuses to dispatch a node whose parameters break the schema, and the drawer's field editors
 show the same words under the field. The words come from :func:`describe`: the common keywords
 (type, enum, bounds, required) in plain language, any other keyword in the validator's own.
+
+jsonschema is imported when a schema is first checked, not with this module: a command that
+checks no agent's parameters never loads it.
 """
 
 from collections.abc import Mapping
 from dataclasses import dataclass
-from typing import Any
-
-from jsonschema import ValidationError
-from jsonschema.exceptions import SchemaError
-from jsonschema.validators import validator_for
+from typing import TYPE_CHECKING, Any
 
 from studio.model.problems import Problem, error
+
+if TYPE_CHECKING:
+    from jsonschema import ValidationError
 
 _TYPE_WORDS = {
     "object": "a mapping of keys to values",
@@ -44,6 +46,9 @@ class ParameterProblem:
 
 def schema_problem(schema: dict[str, Any]) -> str | None:
     """Why ``schema`` is not a JSON Schema its validator accepts, or None when it is."""
+    from jsonschema.exceptions import SchemaError
+    from jsonschema.validators import validator_for
+
     try:
         validator_for(schema).check_schema(schema)
     except SchemaError as failure:
@@ -76,6 +81,8 @@ _KNOWN_KEY_CHARS = 4096
 
 
 def _problems(schema: Mapping[str, Any], parameters: Mapping[str, Any]) -> list[ParameterProblem]:
+    from jsonschema.validators import validator_for
+
     validator = validator_for(schema)(schema)
     problems = {
         ParameterProblem(_parameter_of(failure), describe(failure))
@@ -86,6 +93,8 @@ def _problems(schema: Mapping[str, Any], parameters: Mapping[str, Any]) -> list[
 
 def field_problem(schema: Mapping[str, Any], value: Any) -> str | None:
     """What is wrong with one field's value under its own schema, or None when nothing is."""
+    from jsonschema.validators import validator_for
+
     validator = validator_for(schema)(schema)
     failures = sorted(validator.iter_errors(value), key=lambda failure: list(failure.path))
     return describe(failures[0]) if failures else None
@@ -118,7 +127,7 @@ def merged_parameters(schema: Mapping[str, Any], values: Mapping[str, Any]) -> d
     return {**defaults, **values}
 
 
-def describe(failure: ValidationError) -> str:
+def describe(failure: "ValidationError") -> str:
     """A sentence for one validation failure, as the drawer shows it under a field."""
     keyword, expected = failure.validator, failure.validator_value
     if keyword == "required":
@@ -132,7 +141,7 @@ def describe(failure: ValidationError) -> str:
     return f"{failure.message}."
 
 
-def _parameter_of(failure: ValidationError) -> str:
+def _parameter_of(failure: "ValidationError") -> str:
     if failure.validator == "required":
         return _missing_name(failure)
     text = ""
@@ -141,7 +150,7 @@ def _parameter_of(failure: ValidationError) -> str:
     return text
 
 
-def _missing_name(failure: ValidationError) -> str:
+def _missing_name(failure: "ValidationError") -> str:
     """The property a ``required`` failure is about (its message quotes the name)."""
     instance = failure.instance if isinstance(failure.instance, dict) else {}
     names = failure.validator_value if isinstance(failure.validator_value, list) else []

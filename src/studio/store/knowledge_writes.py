@@ -22,7 +22,6 @@ from sqlalchemy import (
     literal_column,
     select,
 )
-from sqlalchemy.dialects import postgresql
 from sqlalchemy.dialects.sqlite import dialect as sqlite_dialect
 
 from studio.model.errors import ConflictError
@@ -219,7 +218,7 @@ def store_bodies(connection: Connection, bodies: dict[str, str], stored: set[str
         if digest not in stored
     ]
     if new and connection.dialect.name == "postgresql":
-        _NEW_BODIES.many(connection, new)
+        _new_bodies().many(connection, new)
         return
     insert_all(connection, artifact_bodies, new)
 
@@ -236,7 +235,7 @@ def insert_one_landing(
     of its ack."""
     if not body_stored:  # first, as every landing stores its bodies before its versions
         body = {"sha256": version_row["sha256"], "body": text, "size": len(text.encode("utf-8"))}
-        _NEW_BODIES.send(connection, body)
+        _new_bodies().send(connection, body)
     _VERSION_AND_DERIVATION.send(connection, {**version_row, "rows": document(derivation)})
 
 
@@ -301,12 +300,18 @@ def _every_column(into: Table) -> dict[str, BindParameter[Any]]:
     return {column_.name: bindparam(column_.name) for column_ in into.columns}
 
 
-_NEW_BODIES = HotStatement(
-    postgresql.insert(artifact_bodies)
-    .values(_every_column(artifact_bodies))
-    .on_conflict_do_nothing()
-)
-"""PostgreSQL: bodies not stored yet; one another landing is storing meanwhile is its."""
+@lru_cache(maxsize=1)
+def _new_bodies() -> HotStatement:
+    """PostgreSQL: bodies not stored yet; one another landing is storing meanwhile is its.
+    Made when first sent: the PostgreSQL dialect imports the modules of all its drivers,
+    which a store on SQLite never needs."""
+    from sqlalchemy.dialects.postgresql import insert as postgresql_insert
+
+    return HotStatement(
+        postgresql_insert(artifact_bodies)
+        .values(_every_column(artifact_bodies))
+        .on_conflict_do_nothing()
+    )
 
 
 def _version_and_derivation() -> Insert:

@@ -14,6 +14,9 @@ from studio.engine.agent_kinds import (
     default_kind_registry,
 )
 from studio.engine.agent_kinds.echo import EchoKind
+from studio.engine.agent_kinds.http import HttpKind
+from studio.engine.agent_kinds.llm import LlmKind
+from studio.engine.agent_kinds.registry import BUILT_IN_KINDS
 from tests.engine.agent_kinds.calls import make_call, run
 
 
@@ -31,6 +34,45 @@ def test_the_built_in_kinds_are_present() -> None:
     registry = default_kind_registry()
     assert {"echo", "shell", "python", "http", "transform"} <= set(registry.names())
     assert isinstance(registry.get("echo"), EchoKind)
+
+
+def test_built_in_kinds_are_named_before_they_load_and_resolve_by_name() -> None:
+    registry = default_kind_registry()
+    assert set(BUILT_IN_KINDS) <= set(registry.names())
+    assert "http" in registry
+    assert "llm" in registry
+    http = registry.get("http")
+    assert isinstance(http, HttpKind)
+    assert registry.get("http") is http
+    assert isinstance(registry.get("llm"), LlmKind)
+    for name in BUILT_IN_KINDS:
+        assert registry.get(name).name == name
+
+
+def test_a_class_cannot_take_a_built_in_name_before_the_built_in_loads() -> None:
+    class RivalHttp(ShoutKind):
+        """Another class named like the built-in HTTP kind."""
+
+        name = "http"
+
+    registry = default_kind_registry()
+    with pytest.raises(
+        ValueError, match=r"already provided by studio\.engine\.agent_kinds\.http\."
+    ):
+        registry.register(RivalHttp)
+    assert registry.register(HttpKind) is HttpKind  # the built-in class itself is no rival
+    assert isinstance(registry.get("http"), HttpKind)
+
+
+def test_a_location_is_registered_once_and_holds_the_kind_it_names() -> None:
+    registry = KindRegistry()
+    registry.register_location("shout", f"{__name__}:ShoutKind")
+    with pytest.raises(ValueError, match="already registered"):
+        registry.register_location("shout", f"{__name__}:ShoutKind")
+    assert isinstance(registry.get("shout"), ShoutKind)
+    registry.register_location("loud", f"{__name__}:ShoutKind")
+    with pytest.raises(TypeError, match="is the agent kind 'shout', not 'loud'"):
+        registry.get("loud")
 
 
 def test_an_unknown_kind_is_an_agent_error() -> None:

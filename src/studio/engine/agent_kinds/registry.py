@@ -7,32 +7,32 @@ subclass::
     my-kind = "my_package.kinds:MyKind"
 
 A broken entry point is recorded in ``problems``; it never stops Studio from starting.
+
+A built-in kind's module is imported when the kind is first asked for, not when the registry
+is made: a run of echo nodes never loads the HTTP client, the LLM kind or the system keyring.
 """
 
 import inspect
 import re
+from collections.abc import Mapping
 from dataclasses import dataclass, field
+from importlib import import_module
 from importlib.metadata import entry_points
 
-from studio.engine.agent_kinds.approval import ApprovalKind
 from studio.engine.agent_kinds.base import AgentError, AgentKind
-from studio.engine.agent_kinds.echo import EchoKind
-from studio.engine.agent_kinds.http import HttpKind
-from studio.engine.agent_kinds.llm import LlmKind
-from studio.engine.agent_kinds.python_function import PythonFunctionKind
-from studio.engine.agent_kinds.shell import ShellKind
-from studio.engine.agent_kinds.transform import TransformKind
 
 ENTRY_POINT_GROUP = "studio.agents"
-BUILT_IN_KINDS: tuple[type[AgentKind], ...] = (
-    EchoKind,
-    ShellKind,
-    PythonFunctionKind,
-    HttpKind,
-    TransformKind,
-    LlmKind,
-    ApprovalKind,
-)
+BUILT_IN_KINDS: Mapping[str, str] = {
+    "echo": "studio.engine.agent_kinds.echo:EchoKind",
+    "shell": "studio.engine.agent_kinds.shell:ShellKind",
+    "python": "studio.engine.agent_kinds.python_function:PythonFunctionKind",
+    "http": "studio.engine.agent_kinds.http:HttpKind",
+    "transform": "studio.engine.agent_kinds.transform:TransformKind",
+    "llm": "studio.engine.agent_kinds.llm:LlmKind",
+    "approval": "studio.engine.agent_kinds.approval:ApprovalKind",
+}
+"""The kinds that ship with Studio: each kind's name and where its class lives, as
+``module:Class``."""
 # The same rule as AgentDefinition.kind, so every registered kind can be named in a file.
 _KIND_NAME = re.compile(r"^[a-z][a-z0-9_-]*$")
 
@@ -50,9 +50,11 @@ class KindLoadProblem:
 
 @dataclass
 class KindRegistry:
-    """Agent kind classes by name, each instantiated once, when first asked for."""
+    """Agent kind classes by name, each instantiated once, when first asked for. A kind
+    registered by where its class lives is imported then too."""
 
     _classes: dict[str, type[AgentKind]] = field(default_factory=dict)
+    _locations: dict[str, str] = field(default_factory=dict)
     _instances: dict[str, AgentKind] = field(default_factory=dict)
     problems: list[KindLoadProblem] = field(default_factory=list)
 
@@ -64,8 +66,21 @@ class KindRegistry:
             raise ValueError(
                 f"agent kind '{name}' is already provided by {known.__module__}.{known.__name__}"
             )
+        location = self._locations.get(name)
+        if location is not None and location != _location_of(kind):
+            raise ValueError(
+                f"agent kind '{name}' is already provided by {location.replace(':', '.')}"
+            )
+        self._locations.pop(name, None)
         self._classes[name] = kind
         return kind
+
+    def register_location(self, name: str, location: str) -> None:
+        """Add the kind ``name`` whose class is at ``location`` (``module:Class``), to be
+        imported when the kind is first asked for. Its class must be named ``name``."""
+        if name in self:
+            raise ValueError(f"agent kind '{name}' is already registered")
+        self._locations[name] = location
 
     def provide(self, instance: AgentKind) -> None:
         """Register a kind that needs something from its host (it is given made, not made
@@ -77,7 +92,7 @@ class KindRegistry:
         """The one instance of the named kind; an unknown name is an UnknownAgentKind error."""
         instance = self._instances.get(name)
         if instance is None:
-            kind = self._classes.get(name)
+            kind = self._class_of(name)
             if kind is None:
                 raise AgentError("UnknownAgentKind", f"agent kind '{name}' is not installed")
             instance = self._instances[name] = kind()
@@ -85,10 +100,23 @@ class KindRegistry:
 
     def names(self) -> list[str]:
         """The names of every registered kind, sorted."""
-        return sorted(self._classes)
+        return sorted(self._classes.keys() | self._locations.keys())
 
     def __contains__(self, name: object) -> bool:
-        return name in self._classes
+        return name in self._classes or name in self._locations
+
+    def _class_of(self, name: str) -> type[AgentKind] | None:
+        """The named kind's class, imported now if it was registered by its location."""
+        location = self._locations.get(name)
+        if location is not None:
+            module_name, _, class_name = location.partition(":")
+            kind = getattr(import_module(module_name), class_name)
+            found = _checked_name(kind)
+            if found != name:
+                raise TypeError(f"{location} is the agent kind '{found}', not '{name}'")
+            del self._locations[name]
+            self._classes[name] = kind
+        return self._classes.get(name)
 
     def load_entry_points(self, group: str = ENTRY_POINT_GROUP) -> None:
         """Register the kinds that installed packages declare; failures go to ``problems``."""
@@ -104,10 +132,14 @@ class KindRegistry:
 def default_kind_registry() -> KindRegistry:
     """A registry of the built-in kinds plus those installed through entry points."""
     registry = KindRegistry()
-    for kind in BUILT_IN_KINDS:
-        registry.register(kind)
+    for name, location in BUILT_IN_KINDS.items():
+        registry.register_location(name, location)
     registry.load_entry_points()
     return registry
+
+
+def _location_of(kind: type[AgentKind]) -> str:
+    return f"{kind.__module__}:{kind.__qualname__}"
 
 
 def _checked_name(kind: object) -> str:
