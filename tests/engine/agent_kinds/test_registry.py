@@ -1,6 +1,8 @@
 """The kind registry: built-ins, kinds registered by code, kinds from entry points."""
 
 import sys
+import threading
+import time
 from pathlib import Path
 from typing import Any, ClassVar
 
@@ -172,3 +174,60 @@ def install_plugin(site: Path) -> None:
         "not-a-kind = studio_test_plugin:NOT_A_KIND\n",
         encoding="utf-8",
     )
+
+
+SLOW_KIND_MODULE = """
+import time
+from typing import Any, ClassVar
+
+from studio.engine.agent_kinds.base import AgentCall, AgentKind
+
+time.sleep(0.3)  # a module that takes a while to import, as httpx does
+
+
+class SlowKind(AgentKind):
+    name: ClassVar[str] = "slow"
+
+    async def run(self, call: AgentCall) -> Any:
+        return call.input
+"""
+
+
+def test_threads_asking_for_a_kind_as_it_first_loads_all_get_it(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    (tmp_path / "review_slow_kind.py").write_text(SLOW_KIND_MODULE, encoding="utf-8")
+    monkeypatch.syspath_prepend(str(tmp_path))
+    monkeypatch.delitem(sys.modules, "review_slow_kind", raising=False)
+    registry = KindRegistry()
+    registry.register_location("slow", "review_slow_kind:SlowKind")
+    got: list[object] = []
+
+    def ask() -> None:
+        try:
+            got.append(registry.get("slow"))
+        except Exception as failure:  # what a caller would meet
+            got.append(failure)
+
+    askers = [threading.Thread(target=ask) for _ in range(3)]
+    for asker in askers:
+        asker.start()
+        time.sleep(0.05)  # each asks while the first is still importing the module
+    for asker in askers:
+        asker.join()
+    assert [type(answer).__name__ for answer in got] == ["SlowKind"] * 3
+    assert "slow" in registry
+
+
+def test_a_built_in_kind_that_cannot_load_fails_its_node_as_an_agent_error(
+    monkeypatch: pytest.MonkeyPatch,
+) -> None:
+    monkeypatch.setitem(sys.modules, "httpx", None)  # the HTTP client cannot be imported
+    for module in [name for name in sys.modules if name.startswith("studio.engine.agent_kinds.h")]:
+        monkeypatch.delitem(sys.modules, module)
+    registry = default_kind_registry()
+    with pytest.raises(AgentError) as failure:
+        registry.get("http")
+    assert failure.value.error_type == "UnknownAgentKind"
+    assert "agent kind 'http' could not be loaded" in failure.value.message
+    assert "httpx" in failure.value.message

@@ -14,6 +14,7 @@ is made: a run of echo nodes never loads the HTTP client, the LLM kind or the sy
 
 import inspect
 import re
+import threading
 from collections.abc import Mapping
 from dataclasses import dataclass, field
 from importlib import import_module
@@ -57,6 +58,7 @@ class KindRegistry:
     _locations: dict[str, str] = field(default_factory=dict)
     _instances: dict[str, AgentKind] = field(default_factory=dict)
     problems: list[KindLoadProblem] = field(default_factory=list)
+    _loading: threading.Lock = field(default_factory=threading.Lock, repr=False, compare=False)
 
     def register(self, kind: type[AgentKind]) -> type[AgentKind]:
         """Add a kind class under its ``name``; returns it, so this works as a decorator."""
@@ -106,17 +108,31 @@ class KindRegistry:
         return name in self._classes or name in self._locations
 
     def _class_of(self, name: str) -> type[AgentKind] | None:
-        """The named kind's class, imported now if it was registered by its location."""
-        location = self._locations.get(name)
-        if location is not None:
+        """The named kind's class, imported now if it was registered by its location.
+
+        Threads asking at once import it once; the name stays known throughout. A module
+        that cannot be imported is an UnknownAgentKind error, as a kind never installed."""
+        kind = self._classes.get(name)
+        if kind is not None or name not in self._locations:
+            return kind
+        with self._loading:
+            location = self._locations.get(name)
+            if location is None:  # another thread loaded it meanwhile
+                return self._classes.get(name)
             module_name, _, class_name = location.partition(":")
-            kind = getattr(import_module(module_name), class_name)
+            try:
+                kind = getattr(import_module(module_name), class_name)
+            except Exception as failure:
+                raise AgentError(
+                    "UnknownAgentKind",
+                    f"agent kind '{name}' could not be loaded: {type(failure).__name__}: {failure}",
+                ) from failure
             found = _checked_name(kind)
             if found != name:
                 raise TypeError(f"{location} is the agent kind '{found}', not '{name}'")
+            self._classes[name] = kind  # before the location goes: never unknown between
             del self._locations[name]
-            self._classes[name] = kind
-        return self._classes.get(name)
+        return kind
 
     def load_entry_points(self, group: str = ENTRY_POINT_GROUP) -> None:
         """Register the kinds that installed packages declare; failures go to ``problems``."""
