@@ -149,6 +149,21 @@ def command_rows(sizes: Sizes, engine_chain_ms: float, bare_open_s: float) -> li
     ]  # fmt: skip
 
 
+def memory_rows() -> list[Row]:
+    """``studio run``'s peak memory over chains of growing size, once each."""
+    memory = call("commands", "peak_memory")
+    assert isinstance(memory, dict)
+    runs, last = memory["runs"], memory["runs"][-1]
+    sizes = ", ".join(f"{run['nodes']:,}: {run['peak_mib']:.0f}" for run in runs)
+    added = " then ".join(f"{kib:.1f}" for kib in memory["kib_per_node"])
+    return [
+        Row(f"studio run peak RSS, chains of {sizes} MiB", f"{last['peak_mib']:.0f} MiB",
+            f"KiB a node added: {added}", goal="grows linearly",
+            met=verdict(memory["grows_linearly"])),
+        Row(f"studio run of {last['nodes']:,} echo nodes, one process", f"{last['seconds']:.2f} s"),
+    ]  # fmt: skip
+
+
 def canvas_rows(sizes: Sizes) -> tuple[list[Row], float]:
     """bench/canvas.py's random DAG of 2,000 against its bare scene; the bare open (s)."""
     f = medians("canvas", sizes.runs, size=2000)
@@ -259,7 +274,7 @@ def main() -> int:
     began = time.perf_counter()
     engine, chain_ms = engine_rows(sizes)
     canvas, bare_open_s = canvas_rows(sizes)
-    rows = [*engine, *command_rows(sizes, chain_ms, bare_open_s), *canvas]
+    rows = [*engine, *command_rows(sizes, chain_ms, bare_open_s), *memory_rows(), *canvas]
     steps: list[Callable[[], list[Row]]] = [
         lambda: queue_rows(sizes),
         lambda: other_rows(sizes),

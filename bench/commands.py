@@ -7,7 +7,9 @@ fresh data folder in a temporary folder, each figure the median of several runs.
   per node added beyond a 1-node chain (``--version`` imports almost nothing now, so the first
   figure carries the imports and the database a run needs once; the second is what the
   command spends per node: publishing, logging, progress, the record);
-- ``studio screenshot --open`` of bench/canvas.py's random DAG, minus the same of a 1-node file.
+- ``studio screenshot --open`` of bench/canvas.py's random DAG, minus the same of a 1-node file;
+- the peak resident memory of ``studio run`` of chains of 1,000, 5,000 and 10,000 echo nodes,
+  one process each, and whether it grows linearly with the chain.
 
 Every command runs once untimed before it is timed: that run writes the bytecode of what it
 imports to a cache in the temporary folder (``PYTHONPYCACHEPREFIX``), even where the
@@ -55,6 +57,7 @@ Prints; asserts nothing.
 """
 
 import argparse
+import itertools
 import json
 import os
 import statistics
@@ -155,6 +158,61 @@ def dag_file(folder: Path, count: int) -> Path:
     return path
 
 
+@dataclass(frozen=True)
+class RunMemory:
+    """The peak resident memory of one ``studio run`` of a chain of ``nodes`` echo nodes."""
+
+    nodes: int
+    peak_mib: float
+    seconds: float
+
+
+@dataclass(frozen=True)
+class MemoryFigures:
+    """``studio run``'s peak memory over chains of growing size."""
+
+    runs: list[RunMemory]
+    kib_per_node: list[float]
+    """The memory each node added took, from each size to the next."""
+    grows_linearly: bool
+    """Whether a node added takes at most 1.5 times what one took at the smaller sizes: a
+    run keeping something per node for every node before it grows much faster."""
+
+
+def memory_figures(runs: list[RunMemory]) -> MemoryFigures:
+    steps = [
+        (later.peak_mib - earlier.peak_mib) * 1024 / (later.nodes - earlier.nodes)
+        for earlier, later in itertools.pairwise(runs)
+    ]
+    linear = all(later <= 1.5 * max(earlier, 1.0) for earlier, later in itertools.pairwise(steps))
+    return MemoryFigures(runs, steps, linear)
+
+
+def peak_memory(sizes: tuple[int, ...] = (1000, 5000, 10_000)) -> MemoryFigures:
+    """``studio run chain.json --quiet`` of a chain of each size, once each, in a process of
+    its own over one fresh data folder: the process's peak resident memory (as the system
+    counts it when the process ends) and its wall time."""
+    with tempfile.TemporaryDirectory() as scratch:
+        folder = Path(scratch)
+        environment = compiled_environment(folder)
+        _run_memory(folder, environment, 1)  # writes the bytecode of what a run imports
+        return memory_figures([_run_memory(folder, environment, size) for size in sizes])
+
+
+def _run_memory(folder: Path, environment: dict[str, str], size: int) -> RunMemory:
+    command = [*STUDIO, "run", str(chain_file(folder, size)), "--quiet"]
+    began = time.perf_counter()
+    process = subprocess.Popen(
+        command, env=environment, stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL
+    )
+    _pid, status, usage = os.wait4(process.pid, 0)
+    seconds = time.perf_counter() - began
+    process.returncode = os.waitstatus_to_exitcode(status)
+    if process.returncode != 0:
+        sys.exit(f"{' '.join(command)} failed ({process.returncode})")
+    return RunMemory(size, usage.ru_maxrss / 1024, seconds)  # Linux counts it in KiB
+
+
 def measure(runs: int = 5, nodes: int = 1000, canvas_nodes: int = 2000) -> CommandFigures:
     """Every command ``runs`` times, over one fresh data folder."""
     with tempfile.TemporaryDirectory() as scratch:
@@ -199,6 +257,12 @@ def main() -> None:
         f"{figures.run_ms_per_added_node:.3f} beyond a 1-node run of "
         f"{figures.one_node_run_s:.3f} s)"
     )
+    memory = peak_memory()
+    sizes = ", ".join(
+        f"{m.nodes:,}: {m.peak_mib:.0f} MiB in {m.seconds:.2f} s" for m in memory.runs
+    )
+    linear = "grows linearly" if memory.grows_linearly else "grows faster than linearly"
+    print(f"studio run peak RSS                  {sizes} ({linear})")
     shot = f"screenshot --open, {figures.canvas_nodes} nodes"
     print(
         f"{shot:<36} {figures.open_big_s:6.3f} s  "
