@@ -6,7 +6,6 @@ under the database (full disk, read-only file, damaged file) becomes a StorageFa
 names the database and the cause; the transaction it interrupted was rolled back whole."""
 
 import sqlite3
-import threading
 import time
 import weakref
 from collections.abc import Iterator
@@ -22,6 +21,7 @@ from studio.store import file_health
 from studio.store.driver_statements import sqlite_driver
 from studio.store.errors import DamagedDatabaseError, DatabaseError, StorageFaultError
 from studio.store.file_health import FileSession, FileStamp
+from studio.store.held_writer import HeldWriter
 from studio.store.hot_statements import pipelined_transaction
 from studio.store.migrations import migrate
 from studio.store.storage_faults import storage_fault, unwritable_reason
@@ -44,7 +44,7 @@ class Database:
         """Where ``read_pipelined``/``write_pipelined`` begin and commit transactions
         themselves (not on SQLite)."""
         self._session_end = weakref.finalize(self, _end_session, engine, None)
-        self._held = _HeldWriter()
+        self._held = HeldWriter()
 
     @property
     def url(self) -> str:
@@ -59,12 +59,8 @@ class Database:
     @contextmanager
     def read(self) -> Iterator[Connection]:
         """A connection in a read transaction (SQLite: deferred, so readers never block)."""
-        try:
-            with self.engine.begin() as connection:
-                yield connection
-        except (DBAPIError, sqlite3.Error) as failure:
-            self._raise_storage_fault(failure, "read")
-            raise
+        with self._storage_faults("read"), self.engine.begin() as connection:
+            yield connection
 
     @contextmanager
     def write(self) -> Iterator[Connection]:
@@ -72,19 +68,13 @@ class Database:
 
         Inside ``holding_writer`` on the same thread, the transaction begins on the held
         connection instead of one checked out of the pool for it."""
-        held = self._held.connection
-        if held is None or held.in_transaction():
-            with self._pooled_write() as connection:
+        held = self._held.free()
+        if held is None:
+            with self._storage_faults("write to"), self._writer.begin() as connection:
                 yield connection
             return
-        try:
-            with held.begin():
-                yield held
-        except BaseException as failure:
-            self._held.let_go()  # whatever broke the transaction, the pool takes over
-            if isinstance(failure, (DBAPIError, sqlite3.Error)):
-                self._raise_storage_fault(failure, "write to")
-            raise
+        with self._held, self._storage_faults("write to"), held.begin():
+            yield held
 
     @contextmanager
     def holding_writer(self) -> Iterator[None]:
@@ -93,24 +83,12 @@ class Database:
         checkout and return cost it as much as SQLite's own BEGIN and COMMIT. Blocks may
         nest, on one thread or several; a connection is held per thread, until its
         outermost block ends."""
-        try:
+        with self._storage_faults("write to"):
             self._held.hold(self._writer)
-        except (DBAPIError, sqlite3.Error) as failure:
-            self._raise_storage_fault(failure, "write to")
-            raise
         try:
             yield
         finally:
             self._held.release()
-
-    @contextmanager
-    def _pooled_write(self) -> Iterator[Connection]:
-        try:
-            with self._writer.begin() as connection:
-                yield connection
-        except (DBAPIError, sqlite3.Error) as failure:
-            self._raise_storage_fault(failure, "write to")
-            raise
 
     def read_pipelined(self) -> ContextManager[Connection]:
         """A read transaction, as ``read``; on PostgreSQL as ``write_pipelined``."""
@@ -125,12 +103,12 @@ class Database:
 
     @contextmanager
     def _pipelined(self, doing: str) -> Iterator[Connection]:
-        try:
-            with self._autocommit.connect() as connection, pipelined_transaction(connection):
-                yield connection
-        except DBAPIError as failure:
-            self._raise_storage_fault(failure, doing)
-            raise
+        with (
+            self._storage_faults(doing),
+            self._autocommit.connect() as connection,
+            pipelined_transaction(connection),
+        ):
+            yield connection
 
     @contextmanager
     def write_if_free(self, wait_ms: int) -> Iterator[Connection | None]:
@@ -141,18 +119,14 @@ class Database:
             with self.write() as connection:
                 yield connection
             return
-        try:
-            with self._writer.connect() as connection:
-                driver = sqlite_driver(connection)
-                driver.execute(f"PRAGMA busy_timeout={wait_ms}")
-                try:
-                    with _begun_unless_busy(connection) as began:
-                        yield connection if began else None
-                finally:
-                    driver.execute(f"PRAGMA busy_timeout={BUSY_TIMEOUT_MS}")
-        except (DBAPIError, sqlite3.Error) as failure:
-            self._raise_storage_fault(failure, "write to")
-            raise
+        with self._storage_faults("write to"), self._writer.connect() as connection:
+            driver = sqlite_driver(connection)
+            driver.execute(f"PRAGMA busy_timeout={wait_ms}")
+            try:
+                with _begun_unless_busy(connection) as began:
+                    yield connection if began else None
+            finally:
+                driver.execute(f"PRAGMA busy_timeout={BUSY_TIMEOUT_MS}")
 
     def stamp(self) -> FileStamp | None:
         """What the SQLite file looks like now (None without a file): see ``changed_since``."""
@@ -187,6 +161,16 @@ class Database:
         self._session_end.detach()
         self._session_end = weakref.finalize(self, _end_session, self.engine, session)
 
+    @contextmanager
+    def _storage_faults(self, doing: str) -> Iterator[None]:
+        """A driver error raised inside that a storage fault lies behind (a full disk, a
+        read-only or damaged file) comes out as that StorageFaultError; any other as it is."""
+        try:
+            yield
+        except (DBAPIError, sqlite3.Error) as failure:
+            self._raise_storage_fault(failure, doing)
+            raise
+
     def _raise_storage_fault(self, failure: BaseException, doing: str) -> None:
         """Raise the storage fault behind a driver error; return for any other error."""
         fault = storage_fault(failure, self.location, self.file, doing)
@@ -195,31 +179,6 @@ class Database:
         if isinstance(fault, DamagedDatabaseError) and self.file is not None:
             file_health.record_damage(self.file, fault.problem)
         raise fault from failure
-
-
-class _HeldWriter(threading.local):
-    """The write connection a thread holds inside ``Database.holding_writer``: taken at
-    the outermost block's start and closed back into the pool at its end, or as soon as a
-    write on it fails (the block's later writes then go through the pool)."""
-
-    def __init__(self) -> None:
-        self.holders = 0
-        self.connection: Connection | None = None
-
-    def hold(self, source: Engine) -> None:
-        if self.holders == 0:
-            self.connection = source.connect()
-        self.holders += 1
-
-    def release(self) -> None:
-        self.holders -= 1
-        if self.holders == 0:
-            self.let_go()
-
-    def let_go(self) -> None:
-        connection, self.connection = self.connection, None
-        if connection is not None:
-            connection.close()
 
 
 def database_url(target: str | Path) -> str:

@@ -46,32 +46,22 @@ def node_results_of(connection: Connection, execution_id: str) -> list[NodeResul
     ]
 
 
-INITIAL_ROWS = HotStatement(
-    insert(node_results).values(
-        {
-            name: bindparam(name)
-            for name in (
-                "execution_id",
-                "node_id",
-                "position",
-                "status",
-                "retry_count",
-                "input",
-                "output",
-                "started_at",
-                "completed_at",
-            )
-        }
-    )
-)
-"""Inserts ``initial_row``s (``HotStatement.many``): a run inserts one a node as it starts."""
-
-
 execution_event = RecordReader(ExecutionEvent)
 """An execution_events row as an event."""
 
 _TAKEN_OVER = ("status", "retry_count", "input", "output", "started_at", "completed_at")
 """What a node row takes from an earlier execution's result of the same node."""
+
+_INSERT_NODE_ROWS = HotStatement(
+    insert(node_results).values(
+        {name: bindparam(name) for name in ("execution_id", "node_id", "position", *_TAKEN_OVER)}
+    )
+)
+
+
+def insert_node_rows(connection: Connection, rows: list[dict[str, Any]]) -> None:
+    """Insert ``initial_row``s, together: an execution's rows as it is created."""
+    _INSERT_NODE_ROWS.many(connection, rows)
 
 
 def initial_row(

@@ -39,12 +39,12 @@ from studio.store.database import Database
 from studio.store.event_log import append_event
 from studio.store.execution_claims import ExecutionClaims
 from studio.store.execution_rows import (
-    INITIAL_ROWS,
     announce_reused,
     created_record,
     execution_event,
     execution_record,
     initial_row,
+    insert_node_rows,
     node_results_of,
 )
 from studio.store.node_transitions import NodeTransition, apply_node_transitions
@@ -98,7 +98,7 @@ class ExecutionRepository(ExecutionClaims, CompensationRecords):
                 initial_row(execution_id, index, node.id, reused.get(node.id))
                 for index, node in enumerate(workflow.nodes)
             ]
-            INITIAL_ROWS.many(connection, rows)
+            insert_node_rows(connection, rows)
             payload = {"workflowId": workflow.id, "workflowVersion": workflow.version}
             event = append_event(
                 connection, execution_id, "execution.created", None, payload | (origin or {}), now
